@@ -6,7 +6,12 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['@scenaro/source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx', 'packages/*/test/**/*.test.ts', 'packages/*/test/**/*.test.tsx'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/src/**/*.test.tsx',
+      'packages/*/test/**/*.test.ts',
+      'packages/*/test/**/*.test.tsx',
+    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

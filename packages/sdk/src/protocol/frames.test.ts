@@ -1,0 +1,269 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  FRAME_FIELD_NUMBERS,
+  FrameDecodeError,
+  decodeFrame,
+  decodeRtviFrame,
+  encodeFrame,
+  encodeRtviFrame,
+  tryDecodeFrame,
+} from './index.js';
+import type { PipecatFrame } from './index.js';
+
+// An independent reference encoder for the few protobuf shapes of frames.proto,
+// written from the wire-format rules (varint, length-delimited), to check the
+// library-backed codec byte for byte.
+function varint(n: bigint | number): number[] {
+  let v = BigInt(n);
+  const out: number[] = [];
+  do {
+    let byte = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v > 0n) byte |= 0x80;
+    out.push(byte);
+  } while (v > 0n);
+  return out;
+}
+const utf8 = (s: string) => [...new TextEncoder().encode(s)];
+const ld = (field: number, bytes: number[]) => [
+  (field << 3) | 2,
+  ...varint(bytes.length),
+  ...bytes,
+];
+const vi = (field: number, n: bigint | number) => [(field << 3) | 0, ...varint(n)];
+
+describe('frame codec byte layout', () => {
+  it('encodes a MessageFrame as 0x22 len 0x0a len utf8-json', () => {
+    const json = '{"label":"rtvi-ai","type":"client-message","id":"a","data":{"t":"reset","d":{}}}';
+    const bytes = encodeFrame({ kind: 'message', data: json });
+    const inner = ld(1, utf8(json));
+    expect([...bytes]).toEqual([0x22, ...varint(inner.length), ...inner]);
+    expect(bytes[0]).toBe(0x22);
+    expect(bytes[2]).toBe(0x0a);
+  });
+
+  it('encodes multi-byte lengths and non-ASCII text', () => {
+    const json = JSON.stringify({ text: 'Zoë 東京 😀'.repeat(40) });
+    const inner = ld(1, utf8(json));
+    expect([...encodeFrame({ kind: 'message', data: json })]).toEqual(ld(4, inner));
+    expect(inner.length).toBeGreaterThan(127);
+  });
+
+  it('encodes an audio frame like the JS transport sends it', () => {
+    const audio = new Uint8Array(640).map((_, i) => i % 256);
+    const bytes = encodeFrame({
+      kind: 'audio',
+      name: 'audio',
+      audio,
+      sampleRate: 16000,
+      numChannels: 1,
+    });
+    const inner = [...ld(2, utf8('audio')), ...ld(3, [...audio]), ...vi(4, 16000), ...vi(5, 1)];
+    expect([...bytes]).toEqual(ld(2, inner));
+    expect(vi(4, 16000).slice(1)).toEqual([0x80, 0x7d]);
+  });
+
+  it('writes pts only when set, and omits id 0', () => {
+    const audio = new Uint8Array([1, 2]);
+    const withPts = encodeFrame({
+      kind: 'audio',
+      id: 300n,
+      audio,
+      sampleRate: 24000,
+      numChannels: 1,
+      pts: 0n,
+    });
+    const inner = [...vi(1, 300), ...ld(3, [1, 2]), ...vi(4, 24000), ...vi(5, 1), ...vi(6, 0)];
+    expect([...withPts]).toEqual(ld(2, inner));
+    expect(vi(1, 300).slice(1)).toEqual([0xac, 0x02]);
+  });
+
+  it('encodes text, transcription and interruption frames', () => {
+    expect([...encodeFrame({ kind: 'text', id: 1n, name: 'TextFrame#1', text: 'hi' })]).toEqual(
+      ld(1, [...vi(1, 1), ...ld(2, utf8('TextFrame#1')), ...ld(3, utf8('hi'))]),
+    );
+    expect([
+      ...encodeFrame({
+        kind: 'transcription',
+        text: 'hello',
+        userId: 'u1',
+        timestamp: '2026-01-01',
+      }),
+    ]).toEqual(
+      ld(3, [...ld(3, utf8('hello')), ...ld(4, utf8('u1')), ...ld(5, utf8('2026-01-01'))]),
+    );
+    expect([...encodeFrame({ kind: 'interruption', id: 7n, name: 'InterruptionFrame#7' })]).toEqual(
+      ld(5, [...vi(1, 7), ...ld(2, utf8('InterruptionFrame#7'))]),
+    );
+    expect([...encodeFrame({ kind: 'interruption' })]).toEqual([0x2a, 0x00]);
+  });
+
+  it('uses the field numbers of frames.proto', () => {
+    expect(FRAME_FIELD_NUMBERS).toEqual({
+      text: 1,
+      audio: 2,
+      transcription: 3,
+      message: 4,
+      interruption: 5,
+    });
+  });
+});
+
+const frames: PipecatFrame[] = [
+  { kind: 'text', id: 12n, name: 'TextFrame#12', text: 'hello' },
+  {
+    kind: 'audio',
+    id: 3n,
+    name: 'OutputAudioRawFrame#3',
+    audio: new Uint8Array([1, 2, 3, 4]),
+    sampleRate: 24000,
+    numChannels: 1,
+    pts: 99n,
+  },
+  { kind: 'audio', audio: new Uint8Array(1920), sampleRate: 16000, numChannels: 2 },
+  { kind: 'transcription', id: 1n, name: 'T', text: 'hi there', userId: 'user', timestamp: 'now' },
+  {
+    kind: 'message',
+    data: '{"label":"rtvi-ai","type":"bot-ready","id":"x","data":{"version":"2.1.0"}}',
+  },
+  { kind: 'interruption', id: 5n, name: 'InterruptionFrame#5' },
+  { kind: 'interruption' },
+];
+
+describe('frame codec round trips', () => {
+  it.each(frames.map((f) => [f.kind, f] as const))('round-trips a %s frame', (_kind, frame) => {
+    expect(decodeFrame(encodeFrame(frame))).toEqual(frame);
+  });
+
+  it('round-trips RTVI envelopes', () => {
+    const message = {
+      label: 'rtvi-ai' as const,
+      type: 'server-response',
+      id: 'q',
+      data: { t: 'reset', d: true },
+    };
+    expect(decodeRtviFrame(encodeRtviFrame(message))).toMatchObject({ ok: true, message });
+  });
+
+  it('round-trips arbitrary frames', () => {
+    const id = fc.option(fc.bigInt({ min: 1n, max: (1n << 64n) - 1n }), { nil: undefined });
+    const name = fc.option(fc.string({ minLength: 1 }), { nil: undefined });
+    const identity = (r: { id?: bigint | undefined; name?: string | undefined }) => {
+      const out: { id?: bigint; name?: string } = {};
+      if (r.id !== undefined) out.id = r.id;
+      if (r.name !== undefined) out.name = r.name;
+      return out;
+    };
+    const arbitrary: fc.Arbitrary<PipecatFrame> = fc.oneof(
+      fc
+        .record({ id, name, text: fc.string() })
+        .map((r) => ({ kind: 'text' as const, ...identity(r), text: r.text })),
+      fc
+        .record({
+          id,
+          name,
+          audio: fc.uint8Array({ maxLength: 4000 }),
+          sampleRate: fc.integer({ min: 0, max: 0xffffffff }),
+          numChannels: fc.integer({ min: 0, max: 8 }),
+          pts: fc.option(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), { nil: undefined }),
+        })
+        .map((r) => {
+          const f: PipecatFrame = {
+            kind: 'audio',
+            ...identity(r),
+            audio: r.audio,
+            sampleRate: r.sampleRate,
+            numChannels: r.numChannels,
+          };
+          if (r.pts !== undefined) f.pts = r.pts;
+          return f;
+        }),
+      fc.string().map((data) => ({ kind: 'message' as const, data })),
+      fc.record({ id, name }).map((r) => ({ kind: 'interruption' as const, ...identity(r) })),
+    );
+    fc.assert(
+      fc.property(arbitrary, (frame) => {
+        const decoded = decodeFrame(encodeFrame(frame));
+        if (frame.kind === 'message' && /[\ud800-\udfff]/.test(frame.data)) return; // lone surrogates are not UTF-8
+        if (frame.kind === 'text' && /[\ud800-\udfff]/.test(frame.text + (frame.name ?? '')))
+          return;
+        if (frame.kind === 'interruption' && /[\ud800-\udfff]/.test(frame.name ?? '')) return;
+        if (frame.kind === 'audio' && /[\ud800-\udfff]/.test(frame.name ?? '')) return;
+        expect(decoded).toEqual(frame);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('hostile bytes', () => {
+  it('rejects an empty frame and unknown oneof fields with FrameDecodeError', () => {
+    expect(() => decodeFrame(new Uint8Array())).toThrow(FrameDecodeError);
+    expect(() => decodeFrame(new Uint8Array([0x32, 0x00]))).toThrow(/no payload/);
+  });
+
+  it('rejects truncated frames', () => {
+    const bytes = encodeRtviFrame({ label: 'rtvi-ai', type: 'client-ready', id: 'a' });
+    for (let n = 1; n < bytes.length; n++) {
+      expect(() => decodeFrame(bytes.subarray(0, n))).toThrow(FrameDecodeError);
+    }
+  });
+
+  it('never throws anything but FrameDecodeError on random bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => {
+        try {
+          decodeFrame(bytes);
+        } catch (err) {
+          expect(err).toBeInstanceOf(FrameDecodeError);
+        }
+        const soft = tryDecodeFrame(bytes);
+        if (!soft.ok) expect(soft.error).toBeInstanceOf(FrameDecodeError);
+        decodeRtviFrame(bytes);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('never throws on random bytes after a valid message prefix', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 64 }),
+        fc.uint8Array({ maxLength: 64 }),
+        (head, tail) => {
+          const bytes = new Uint8Array([
+            0x22,
+            head.length + 2,
+            0x0a,
+            head.length,
+            ...head,
+            ...tail,
+          ]);
+          const result = decodeRtviFrame(bytes);
+          expect(typeof result.ok).toBe('boolean');
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reports non-JSON message frames and non-message frames as reasons', () => {
+    expect(decodeRtviFrame(encodeFrame({ kind: 'message', data: 'not json' }))).toMatchObject({
+      ok: false,
+      reason: 'bad-envelope',
+    });
+    expect(decodeRtviFrame(encodeFrame({ kind: 'interruption' }))).toMatchObject({
+      ok: false,
+      reason: 'not-a-message',
+    });
+    expect(decodeRtviFrame(new Uint8Array([0xff]))).toMatchObject({
+      ok: false,
+      reason: 'not-a-frame',
+    });
+  });
+
+  it('refuses a non-Uint8Array input', () => {
+    expect(() => decodeFrame('x' as unknown as Uint8Array)).toThrow(FrameDecodeError);
+  });
+});
