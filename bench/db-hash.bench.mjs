@@ -1,0 +1,153 @@
+// Benchmark: NeMo/EVA get_dict_hash, TypeScript port vs the Python reference algorithm.
+//
+//   npx tsc -b packages/agent && node bench/db-hash.bench.mjs [iterations]
+//
+// Both sides load and parse each db once, warm up, then time only the hash function over N
+// iterations (median reported). Exits 1 if any digest differs, 0 if ../shared/eval-data is absent.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const evalData = path.resolve(repoRoot, '../shared/eval-data');
+const distModule = path.join(repoRoot, 'packages/agent/dist/scenario/db-hash.js');
+const loaderModule = path.join(repoRoot, 'packages/agent/dist/scenario/db-loader.js');
+const iterations = Number(process.argv[2] ?? 20);
+const warmup = 5;
+
+const DBS = [
+  ['tau2_airline (dir merge)', 'tau2_airline/db.json'],
+  ['tau2_retail', 'tau2_retail/db.json'],
+  ['tau2_telecom db', 'tau2_telecom/db.json'],
+  ['tau2_telecom user_db', 'tau2_telecom/user_db.json'],
+];
+
+// The Python reference, written from db-hash.md §1. It receives the same db_path list on stdin,
+// resolves them like load_db_artifact, and prints one JSON line per db: digest and median ms.
+const PYTHON_REFERENCE = String.raw`
+import hashlib, json, statistics, sys, time
+from pathlib import Path
+
+ORDER_INDEPENDENT = {"standby_list", "notifications", "bookings", "system_accounts",
+                     "group_memberships", "asset_recoveries"}
+
+def normalize_for_comparison(value):
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            item = normalize_for_comparison(item)
+            if key in ORDER_INDEPENDENT and isinstance(item, list):
+                item = sorted(item, key=lambda e: json.dumps(e, sort_keys=True, default=str))
+            out[key] = item
+        return out
+    if isinstance(value, list):
+        return [normalize_for_comparison(item) for item in value]
+    if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, str) and value.strip().lower() in ("none", "null"):
+        return None
+    return value
+
+def get_dict_hash(obj):
+    if isinstance(obj, dict):
+        obj = {k: v for k, v in obj.items() if k != "session"}
+    text = json.dumps(normalize_for_comparison(obj), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+def load(root, db_path):
+    p = Path(root) / (db_path[:-5] if db_path.endswith(".json") else db_path)
+    if p.with_name(p.name + ".json").is_file():
+        with open(p.with_name(p.name + ".json")) as f:
+            return json.load(f)
+    return {shard.stem: json.load(open(shard)) for shard in sorted(p.glob("*.json"))}
+
+req = json.load(sys.stdin)
+for db_path in req["dbs"]:
+    db = load(req["root"], db_path)           # parsing is not timed
+    for _ in range(req["warmup"]):
+        get_dict_hash(db)
+    times = []
+    for _ in range(req["iterations"]):
+        t0 = time.perf_counter()
+        digest = get_dict_hash(db)
+        times.append((time.perf_counter() - t0) * 1000)
+    print(json.dumps({"db": db_path, "hash": digest, "ms": statistics.median(times)}), flush=True)
+`;
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+async function main() {
+  if (!existsSync(evalData)) {
+    console.log(`db-hash bench: ${evalData} not found; nothing to benchmark.`);
+    return 0;
+  }
+  if (!existsSync(distModule)) {
+    console.error(`db-hash bench: ${distModule} missing; run \`npx tsc -b packages/agent\` first.`);
+    return 1;
+  }
+  const { getDictHash } = await import(pathToFileURL(distModule).href);
+  const { loadDbArtifact } = await import(pathToFileURL(loaderModule).href);
+
+  const ts = new Map();
+  for (const [, dbPath] of DBS) {
+    const db = await loadDbArtifact(evalData, dbPath); // parsing is not timed
+    for (let i = 0; i < warmup; i++) getDictHash(db);
+    const times = [];
+    let digest = '';
+    for (let i = 0; i < iterations; i++) {
+      const t0 = performance.now();
+      digest = getDictHash(db);
+      times.push(performance.now() - t0);
+    }
+    ts.set(dbPath, { hash: digest, ms: median(times) });
+  }
+
+  const py = spawnSync('python3', ['-c', PYTHON_REFERENCE], {
+    input: JSON.stringify({ root: evalData, dbs: DBS.map(([, p]) => p), warmup, iterations }),
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (py.status !== 0) {
+    console.error(`db-hash bench: python3 failed (${py.error?.message ?? `exit ${py.status}`})`);
+    console.error(py.stderr);
+    return 1;
+  }
+  const pyResults = new Map(
+    py.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .map((r) => [r.db, r]),
+  );
+
+  const rows = DBS.map(([label, dbPath]) => {
+    const t = ts.get(dbPath);
+    const p = pyResults.get(dbPath);
+    return {
+      db: label,
+      'ts ms (median)': t.ms.toFixed(2),
+      'python ms (median)': p ? p.ms.toFixed(2) : 'n/a',
+      'ratio python/ts': p ? (p.ms / t.ms).toFixed(2) : 'n/a',
+      'hashes equal': p !== undefined && p.hash === t.hash,
+      sha256: t.hash.slice(0, 16) + '…',
+    };
+  });
+  console.log(
+    `db-hash bench: ${iterations} iterations after ${warmup} warm-up, Node ${process.version}`,
+  );
+  console.table(rows);
+  const mismatched = rows.filter((r) => !r['hashes equal']);
+  if (mismatched.length > 0) {
+    console.error(`db-hash bench: digest mismatch for ${mismatched.map((r) => r.db).join(', ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = await main();
