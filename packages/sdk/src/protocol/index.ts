@@ -6,6 +6,7 @@ export * from './rpc.js';
 export * from './rtvi.js';
 export * from './control-plane.js';
 export * from './frames.js';
+export * from './rpc-extensions.js';
 export {
   FrameSchema,
   MessageFrameSchema,
