@@ -1,0 +1,167 @@
+/**
+ * The six control-plane handlers. Each takes the raw `d` of a `client-message`,
+ * validates it (documented defaults, clear errors for wrong types) and acts on
+ * one session. A handler that throws is answered with an `error-response`.
+ */
+import { CONTROL_MESSAGES, parseControlArgs } from '@scenaro/sdk/protocol';
+import type {
+  ApplyInitializationResult,
+  ApplySyncDeltaResult,
+  ControlMessageName,
+  GetContextHistoryResult,
+  GetScenarioSummaryResult,
+  ResolvedControlArgs,
+} from '@scenaro/sdk/protocol';
+import { pythonRepr } from '../conversation/python-repr.js';
+import { sanitizeContextForTransport } from '../conversation/sanitize.js';
+import { getDictHash } from '../scenario/db-hash.js';
+import { applyDeltaDefault } from '../scenario/delta-path.js';
+import { applyInitialization } from '../scenario/initialize.js';
+import type { BoundTool, JsonObject } from '../scenario/types.js';
+import type { SessionControl } from './session-control.js';
+
+/** Invalid control-message arguments. */
+export class ControlArgumentError extends Error {
+  override readonly name = 'ValueError';
+}
+
+function args<N extends ControlMessageName>(name: N, d: unknown): ResolvedControlArgs<N> {
+  const parsed = parseControlArgs(name, d);
+  if (!parsed.ok) throw new ControlArgumentError(parsed.message);
+  return parsed.value;
+}
+
+/** A handler of one `client-message` type. */
+export type ClientMessageHandler = (d: unknown, session: SessionControl) => unknown;
+
+/** `reset`: back to the last system prompt; `true`, or `false` if the conversation's reset failed. */
+export const reset: ClientMessageHandler = async (d, session) => {
+  args(CONTROL_MESSAGES.RESET, d);
+  try {
+    await session.resetConversation();
+    return true;
+  } catch (err) {
+    session.log.error({ err }, 'reset failed');
+    return false;
+  }
+};
+
+/**
+ * `update_system_prompt`, all or nothing: an empty prompt, bad `tools` JSON or
+ * an unknown tool name returns `false` and changes nothing. Otherwise the
+ * context gets the new prompt, the scenario state is cleared, and the tools are
+ * bound.
+ */
+export const updateSystemPrompt: ClientMessageHandler = async (d, session) => {
+  const a = args(CONTROL_MESSAGES.UPDATE_SYSTEM_PROMPT, d);
+  if (a.prompt.length === 0) {
+    session.log.warn({}, 'update_system_prompt: empty prompt, nothing changed');
+    return false;
+  }
+  const tools = new Map<string, BoundTool>();
+  if (session.options.enableToolCalling) {
+    let spec: unknown;
+    try {
+      spec = JSON.parse(a.tools);
+    } catch (err) {
+      session.log.warn({ err }, 'update_system_prompt: tools is not valid JSON, nothing changed');
+      return false;
+    }
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+      session.log.warn({}, 'update_system_prompt: tools must decode to an object, nothing changed');
+      return false;
+    }
+    for (const name of Object.keys(spec)) {
+      const found = session.registry.findTool(a.tool_domain, name);
+      if (!found) {
+        session.log.warn(
+          {
+            tool: name,
+            tool_domain: a.tool_domain,
+            available: session.registry.availableToolNames(a.tool_domain),
+          },
+          'update_system_prompt: unknown tool, nothing changed',
+        );
+        return false;
+      }
+      const kwargs = (spec as JsonObject)[name];
+      const options =
+        kwargs !== null && typeof kwargs === 'object' && !Array.isArray(kwargs)
+          ? (kwargs as JsonObject)
+          : {};
+      tools.set(found.tool.name, { tool: found.tool, domain: found.domain, options });
+    }
+  }
+  const suffix = session.options.systemPromptSuffix;
+  const content = a.add_suffix && suffix ? `${a.prompt}\n${suffix}` : a.prompt;
+  await session.startScenario(content, a.tool_domain, tools);
+  return true;
+};
+
+/** `get_context_history`: the context, sanitized, as Python `str()` (default) or a JSON string. */
+export const getContextHistory: ClientMessageHandler = async (
+  d,
+  session,
+): Promise<GetContextHistoryResult> => {
+  const a = args(CONTROL_MESSAGES.GET_CONTEXT_HISTORY, d);
+  await session.whenIdle(session.options.contextIdleWaitMs);
+  const messages = sanitizeContextForTransport(session.context.messages());
+  return { context: a.format === 'json' ? JSON.stringify(messages) : pythonRepr(messages) };
+};
+
+/** `get_scenario_summary`: actions, `db_hash` (null without a db), and the db itself with `include_db`. */
+export const getScenarioSummary: ClientMessageHandler = (d, session): GetScenarioSummaryResult => {
+  const a = args(CONTROL_MESSAGES.GET_SCENARIO_SUMMARY, d);
+  const { db, actions } = session.state;
+  const hasDb = db !== undefined && Object.keys(db).length > 0;
+  const summary: GetScenarioSummaryResult = { actions, db_hash: hasDb ? getDictHash(db) : null };
+  if (a.include_db) summary.db = hasDb ? db : null;
+  return summary;
+};
+
+/** `apply_initialization`, all or nothing (see {@link applyInitialization}). */
+export const applyInitializationHandler: ClientMessageHandler = async (
+  d,
+  session,
+): Promise<ApplyInitializationResult> => {
+  const parsed = parseControlArgs(CONTROL_MESSAGES.APPLY_INITIALIZATION, d);
+  if (!parsed.ok) return { success: false, errors: [parsed.message] };
+  const result = await applyInitialization(
+    session.state,
+    parsed.value,
+    session.registry,
+    session.dbSource,
+  );
+  if (result.success) await session.initialized();
+  return result;
+};
+
+/**
+ * `apply_sync_delta`: apply a cross-side delta with the domain's applier (or the
+ * default one). Every path that cannot be applied is reported in `errors`.
+ */
+export const applySyncDelta: ClientMessageHandler = (d, session): ApplySyncDeltaResult => {
+  const parsed = parseControlArgs(CONTROL_MESSAGES.APPLY_SYNC_DELTA, d);
+  if (!parsed.ok) return { success: false, errors: [parsed.message] };
+  const { db } = session.state;
+  if (db === undefined) {
+    return { success: false, errors: ["No shared_state['db'] available to apply the delta to."] };
+  }
+  const applier = session.registry.syncApplier(parsed.value.domain) ?? applyDeltaDefault;
+  try {
+    const { errors } = applier(db, parsed.value.delta);
+    return { success: errors.length === 0, errors };
+  } catch (err) {
+    return { success: false, errors: [`${(err as Error).name}: ${(err as Error).message}`] };
+  }
+};
+
+/** Every control handler by wire name. */
+export const CONTROL_HANDLERS: Readonly<Record<ControlMessageName, ClientMessageHandler>> = {
+  reset,
+  update_system_prompt: updateSystemPrompt,
+  get_context_history: getContextHistory,
+  get_scenario_summary: getScenarioSummary,
+  apply_initialization: applyInitializationHandler,
+  apply_sync_delta: applySyncDelta,
+};

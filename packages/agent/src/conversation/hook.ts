@@ -1,0 +1,64 @@
+/**
+ * The seam between a bot session and whatever produces its conversation (an
+ * LLM loop, a scripted policy, or nothing at all). The session calls these
+ * hooks; the conversation talks back through {@link ConversationHost}.
+ */
+import type {
+  ActionRecord,
+  RTVIMessage,
+  ServerToClientMessageMap,
+  ServerToClientType,
+} from '@scenaro/sdk/protocol';
+import type { ScenarioState } from '../scenario/types.js';
+import type { ConversationContext } from './context.js';
+
+/** Options of one `send-text`, defaults applied. */
+export interface SendTextOptions {
+  runImmediately: boolean;
+  audioResponse: boolean;
+}
+
+/** What a conversation can reach of its session. */
+export interface ConversationHost {
+  /** The session id (for logs). */
+  readonly sessionId: string;
+  /** Scenario state: db, shared state, bound tools, actions. */
+  readonly state: ScenarioState;
+  /** The session's context (system prompt and messages). */
+  readonly context: ConversationContext;
+  /** Send an RTVI event to the client. */
+  emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void;
+  /** Push a `server-message` with an app payload. */
+  push(data: unknown): void;
+  /** Record-and-push hook for write tools: the action was appended to `state.actions`. */
+  actionApplied(action: ActionRecord, toolDomain: string): void;
+  /** Log with the session's id attached. */
+  readonly log: {
+    info(obj: object, msg?: string): void;
+    warn(obj: object, msg?: string): void;
+    error(obj: object, msg?: string): void;
+  };
+  /** Aborted when the session ends. */
+  readonly signal: AbortSignal;
+}
+
+/** A conversation plugged into a session. Every hook is optional. */
+export interface Conversation {
+  /** `send-text`: a user turn arrived. */
+  onUserText?(content: string, options: SendTextOptions): void | Promise<void>;
+  /** `reset`: the context went back to its system prompt; stop any running turn. */
+  onReset?(): void | Promise<void>;
+  /** `update_system_prompt` installed a new prompt and tool set; a new scenario begins. */
+  onScenarioStart?(): void | Promise<void>;
+  /** `apply_initialization` succeeded. */
+  onInitialized?(): void | Promise<void>;
+  /** Resolves when no tool call is running (or the timeout passes). */
+  whenIdle?(timeoutMs: number): Promise<void>;
+  /** Any other client -> server message the session does not handle itself. */
+  onMessage?(message: RTVIMessage): void | Promise<void>;
+  /** The session ended. */
+  close?(): void;
+}
+
+/** Builds a session's conversation. */
+export type ConversationFactory = (host: ConversationHost) => Conversation;

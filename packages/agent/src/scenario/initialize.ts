@@ -1,0 +1,168 @@
+/**
+ * `apply_initialization` as a pure state transition, shared by the control plane
+ * and gold replay: seed shared state, resolve `db_path` inside the data root,
+ * run the initialization actions. All or nothing: on any error the state is
+ * left exactly as it was.
+ */
+import type { ApplyInitializationResult, InitializationAction } from '@scenaro/sdk/protocol';
+import type { DbCache } from './db-loader.js';
+import { FORBIDDEN_KEYS } from './delta-path.js';
+import type { DomainRegistry } from './registry.js';
+import type { Db, JsonObject, ScenarioState } from './types.js';
+
+/** Where dbs are loaded from. */
+export interface DbSource {
+  /** The data root every `db_path` resolves inside. */
+  dataRoot: string;
+  /** Shared parse cache; each session gets its own clone. */
+  cache: DbCache;
+}
+
+/** The arguments of `apply_initialization`, defaults applied. */
+export interface InitializationRequest {
+  domain: string;
+  shared_state_init: string;
+  actions: InitializationAction[];
+}
+
+/** Python's name for a JSON value's type, for error texts the reference's clients know. */
+export function pythonTypeName(value: unknown): string {
+  if (value === null) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  switch (typeof value) {
+    case 'string':
+      return 'str';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return Number.isInteger(value) ? 'int' : 'float';
+    case 'object':
+      return 'dict';
+    default:
+      return typeof value;
+  }
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+/**
+ * Decode and check `shared_state_init`: JSON text that must decode to an
+ * object without prototype-polluting keys.
+ */
+export function decodeSharedStateInit(
+  text: string,
+): { ok: true; value: JsonObject } | { ok: false; error: string } {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, error: `Invalid shared_state_init JSON: ${(err as Error).message}` };
+  }
+  if (!isPlainObject(decoded)) {
+    return {
+      ok: false,
+      error: `shared_state_init must decode to a dict, got ${pythonTypeName(decoded)}.`,
+    };
+  }
+  for (const key of Object.keys(decoded)) {
+    if (FORBIDDEN_KEYS.has(key)) {
+      return { ok: false, error: `shared_state_init key '${key}' is not allowed.` };
+    }
+  }
+  return { ok: true, value: decoded };
+}
+
+/**
+ * Apply an initialization to `state`. On success the new shared state, db and
+ * source are committed; on failure nothing changes and every error is listed.
+ */
+export async function applyInitialization(
+  state: ScenarioState,
+  request: InitializationRequest,
+  registry: DomainRegistry,
+  source: DbSource,
+): Promise<ApplyInitializationResult> {
+  const decoded = decodeSharedStateInit(request.shared_state_init);
+  if (!decoded.ok) return { success: false, errors: [decoded.error] };
+  const init = decoded.value;
+
+  const shared: JsonObject = Object.assign(Object.create(null) as JsonObject, state.shared);
+  for (const key of Object.keys(init)) {
+    if (key !== 'db' && key !== 'db_path') shared[key] = init[key];
+  }
+
+  let db: Db | undefined = state.db === undefined ? undefined : structuredClone(state.db);
+  let dbSource = state.dbSource;
+  const errors: string[] = [];
+
+  if (init['db'] !== undefined && init['db'] !== null) {
+    if (!isPlainObject(init['db'])) {
+      errors.push(`shared_state_init 'db' must be a dict, got ${pythonTypeName(init['db'])}.`);
+    } else if (db === undefined) {
+      db = init['db'];
+      dbSource = 'inline';
+    }
+  } else if (init['db_path'] !== undefined) {
+    const dbPath = init['db_path'];
+    if (typeof dbPath !== 'string' || dbPath.length === 0) {
+      errors.push(`db_path must be a non-empty string, got ${pythonTypeName(dbPath)}.`);
+    } else if (db === undefined) {
+      try {
+        const loaded = await source.cache.loadClone(source.dataRoot, dbPath);
+        if (!isPlainObject(loaded)) {
+          errors.push(
+            `db_path '${dbPath}' must hold a JSON object, got ${pythonTypeName(loaded)}.`,
+          );
+        } else {
+          db = loaded;
+          dbSource = dbPath;
+        }
+      } catch (err) {
+        errors.push(errorText(err));
+      }
+    } else if (dbSource !== dbPath) {
+      errors.push(
+        `A db is already loaded (from ${dbSource ?? 'an earlier initialization'}); refusing to ignore ` +
+          `db_path '${dbPath}'. Send update_system_prompt to start a new scenario first.`,
+      );
+    }
+  }
+
+  if (errors.length === 0 && request.actions.length > 0 && db === undefined) {
+    errors.push(
+      'Initialization actions were supplied but no db is available (give db_path or db in shared_state_init).',
+    );
+  }
+
+  if (errors.length === 0 && db !== undefined) {
+    request.actions.forEach((action, index) => {
+      const fn = registry.initializationFunction(request.domain, action.func_name);
+      if (!fn) {
+        const available = registry.initializationFunctionNames(request.domain);
+        errors.push(
+          `[action ${index}] No initialization function '${action.func_name}' registered under ` +
+            `domain='${request.domain}'. Available: [${available.map((n) => `'${n}'`).join(', ')}].`,
+        );
+        return;
+      }
+      try {
+        fn(db as Db, action.arguments ?? {});
+      } catch (err) {
+        errors.push(`[action ${index}] '${action.func_name}' raised: ${errorText(err)}`);
+      }
+    });
+  }
+
+  if (errors.length > 0) return { success: false, errors };
+  state.shared = shared;
+  state.db = db;
+  if (dbSource !== undefined) state.dbSource = dbSource;
+  return { success: true, errors: [] };
+}

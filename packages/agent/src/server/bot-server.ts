@@ -1,0 +1,358 @@
+/**
+ * The bot server: a WebSocket server speaking Pipecat's RTVI protocol in binary
+ * protobuf frames, one isolated {@link BotSession} per connection and many
+ * connections per process, with `POST /connect` and `GET /healthz` beside it.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { RawData, WebSocket } from 'ws';
+import { decodeRtviFrame, encodeRtviFrame, errorResponse, rtviError } from '@scenaro/sdk/protocol';
+import type { RTVIMessage } from '@scenaro/sdk/protocol';
+import { ClientMessageRouter } from '../control/router.js';
+import type { ClientMessageHandler } from '../control/handlers.js';
+import type { ServerProfile } from '../control/router.js';
+import type { ConversationFactory } from '../conversation/hook.js';
+import { DbCache } from '../scenario/db-loader.js';
+import { DomainRegistry } from '../scenario/registry.js';
+import { isAuthorized } from './auth.js';
+import { createLogger } from './logger.js';
+import type { Logger } from './logger.js';
+import { BotSession } from './session.js';
+
+/** Pipecat's (Python `websockets`) default receive cap. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** Options of {@link BotServer}. Every field has a default. */
+export interface BotServerOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 picks a free port. @default 8765 */
+  port?: number;
+  /** Which control messages are answered. @default 'eval' */
+  profile?: ServerProfile;
+  /** Domains, tools, initialization functions, predicates and sync appliers. @default an empty registry */
+  registry?: DomainRegistry;
+  /** Builds each session's conversation. @default none (send-text is accepted and ignored) */
+  conversation?: ConversationFactory;
+  /** Every `db_path` resolves inside this folder. @default `EVAL_DATA_ROOT` or `./data` */
+  dataRoot?: string;
+  /** Parsed-db cache shared by sessions. */
+  dbCache?: DbCache;
+  /** Require this token (`?token=` or `Authorization: Bearer`). */
+  token?: string;
+  /** Largest accepted incoming message; larger closes with 1009. @default 1 MiB */
+  maxMessageBytes?: number;
+  /** Largest reply sent; a larger `server-response` becomes an `error-response`. @default 1 MiB */
+  maxOutgoingBytes?: number;
+  /** Close a connection whose unsent data exceeds this (a client that stopped reading). @default 16 MiB */
+  maxBufferedBytes?: number;
+  /** Most sessions at once; more are closed with 1013. @default unlimited */
+  maxSessions?: number;
+  /** Pipecat parity: one client at a time, a second one is closed with 1013. @default false */
+  singleClient?: boolean;
+  /** Appended to prompts sent with `add_suffix`. @default '' */
+  systemPromptSuffix?: string;
+  /** @default true */
+  enableToolCalling?: boolean;
+  /** How long `get_context_history` waits for running tool calls. @default 3000 */
+  contextIdleWaitMs?: number;
+  /** Public host name used in `POST /connect` answers. @default the bound host */
+  publicHost?: string;
+  /** @default a pino logger on stderr */
+  logger?: Logger;
+  /** How long `close()` waits for in-flight replies. @default 5000 */
+  shutdownGraceMs?: number;
+}
+
+const VERSION = '0.1.0';
+
+/** A running (or startable) bot server. */
+export class BotServer {
+  readonly registry: DomainRegistry;
+  readonly router: ClientMessageRouter;
+  readonly log: Logger;
+  readonly #options: Required<
+    Pick<
+      BotServerOptions,
+      | 'host'
+      | 'port'
+      | 'maxMessageBytes'
+      | 'maxOutgoingBytes'
+      | 'maxBufferedBytes'
+      | 'singleClient'
+      | 'systemPromptSuffix'
+      | 'enableToolCalling'
+      | 'contextIdleWaitMs'
+      | 'shutdownGraceMs'
+      | 'dataRoot'
+    >
+  > &
+    BotServerOptions;
+  readonly #dbCache: DbCache;
+  readonly #http: Server;
+  readonly #wss: WebSocketServer;
+  readonly #sessions = new Map<WebSocket, BotSession>();
+  #closing = false;
+
+  constructor(options: BotServerOptions = {}) {
+    this.#options = {
+      ...options,
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 8765,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      maxOutgoingBytes: options.maxOutgoingBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
+      singleClient: options.singleClient ?? false,
+      systemPromptSuffix: options.systemPromptSuffix ?? '',
+      enableToolCalling: options.enableToolCalling ?? true,
+      contextIdleWaitMs: options.contextIdleWaitMs ?? 3000,
+      shutdownGraceMs: options.shutdownGraceMs ?? 5000,
+      dataRoot: options.dataRoot ?? process.env['EVAL_DATA_ROOT'] ?? './data',
+    };
+    this.registry = options.registry ?? new DomainRegistry();
+    this.router = ClientMessageRouter.forProfile(options.profile ?? 'eval');
+    this.log = options.logger ?? createLogger();
+    this.#dbCache = options.dbCache ?? new DbCache();
+    this.#http = createServer((req, res) => this.#onHttp(req, res));
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#options.maxMessageBytes });
+    this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket, head));
+    this.#wss.on('connection', (ws, req) => this.#onConnection(ws, req));
+  }
+
+  /** Register another `client-message` handler (besides the profile's control messages). */
+  registerClientMessage(t: string, handler: ClientMessageHandler): this {
+    this.router.register(t, handler);
+    return this;
+  }
+
+  /** Start listening. Resolves once connections are accepted. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.#http.once('error', reject);
+      this.#http.listen(this.#options.port, this.#options.host, () => {
+        this.#http.off('error', reject);
+        resolve();
+      });
+    });
+    this.log.info({ url: this.url }, 'listening');
+    return this;
+  }
+
+  /** The bound address. */
+  get address(): AddressInfo {
+    const address = this.#http.address();
+    if (address === null || typeof address === 'string') throw new Error('server is not listening');
+    return address;
+  }
+
+  /** `ws://host:port` of the listening server. */
+  get url(): string {
+    const { address, port, family } = this.address;
+    const host = family === 'IPv6' ? `[${address}]` : address;
+    return `ws://${host}:${port}`;
+  }
+
+  /** Number of open sessions. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Graceful shutdown: stop accepting, let in-flight replies finish (up to the
+   * grace period), then close every connection with 1001.
+   */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
+    const drains = [...this.#sessions.values()].map((s) => s.drain());
+    await Promise.race([
+      Promise.allSettled(drains),
+      new Promise((resolve) => setTimeout(resolve, this.#options.shutdownGraceMs).unref()),
+    ]);
+    for (const ws of this.#sessions.keys()) ws.close(1001, 'server shutting down');
+    await new Promise<void>((resolve) => {
+      const deadline = setTimeout(() => {
+        for (const ws of this.#sessions.keys()) ws.terminate();
+        resolve();
+      }, 1000);
+      deadline.unref();
+      const check = () => {
+        if (this.#sessions.size === 0) {
+          clearTimeout(deadline);
+          resolve();
+        } else setTimeout(check, 10).unref();
+      };
+      check();
+    });
+    this.#http.closeAllConnections();
+    this.#wss.close();
+    await stopped;
+    this.log.info({}, 'closed');
+  }
+
+  #onHttp(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'POST' && url.pathname === '/connect') {
+      const host = this.#options.publicHost ?? this.address.address;
+      json(200, { ws_url: `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}` });
+    } else if (req.method === 'GET' && url.pathname === '/healthz') {
+      json(200, { status: this.#closing ? 'closing' : 'ok', sessions: this.#sessions.size });
+    } else {
+      json(404, { error: `no route for ${req.method} ${url.pathname}` });
+    }
+  }
+
+  #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (this.#closing) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (!isAuthorized(req, this.#options.token)) {
+      this.log.warn({ remote: req.socket.remoteAddress }, 'refused an unauthenticated connection');
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
+  }
+
+  #onConnection(ws: WebSocket, req: IncomingMessage): void {
+    if (this.#options.singleClient && this.#sessions.size >= 1) {
+      ws.close(1013, 'Server already has a connected client');
+      return;
+    }
+    if (
+      this.#options.maxSessions !== undefined &&
+      this.#sessions.size >= this.#options.maxSessions
+    ) {
+      ws.close(1013, 'Server is at its session limit; try again later');
+      return;
+    }
+    const id = randomUUID().slice(0, 8);
+    const log = this.log.child({ session: id });
+    const send = (message: RTVIMessage): boolean => this.#send(ws, message, log);
+    const session = new BotSession({
+      id,
+      registry: this.registry,
+      router: this.router,
+      dbSource: { dataRoot: this.#options.dataRoot, cache: this.#dbCache },
+      ...(this.#options.conversation ? { conversation: this.#options.conversation } : {}),
+      log,
+      about: { library: '@scenaro/agent', library_version: VERSION },
+      systemPromptSuffix: this.#options.systemPromptSuffix,
+      enableToolCalling: this.#options.enableToolCalling,
+      contextIdleWaitMs: this.#options.contextIdleWaitMs,
+      send,
+      close: (code, reason) => ws.close(code, reason),
+    });
+    this.#sessions.set(ws, session);
+    log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
+    ws.on('message', (data, isBinary) => this.#onMessage(ws, session, data, isBinary));
+    ws.on('close', (code) => {
+      this.#sessions.delete(ws);
+      session.dispose();
+      log.info({ code, sessions: this.#sessions.size }, 'session closed');
+    });
+    ws.on('error', (err) => log.warn({ err }, 'socket error'));
+  }
+
+  #onMessage(ws: WebSocket, session: BotSession, data: RawData, isBinary: boolean): void {
+    if (!isBinary) {
+      this.#send(
+        ws,
+        rtviError(
+          'Text WebSocket messages are not supported: send binary protobuf Pipecat frames.',
+          false,
+        ),
+        session.log,
+      );
+      return;
+    }
+    const bytes = toBytes(data);
+    const decoded = decodeRtviFrame(bytes);
+    if (decoded.ok) {
+      session.handle(decoded.message);
+      return;
+    }
+    switch (decoded.reason) {
+      case 'not-a-frame':
+        this.#send(
+          ws,
+          rtviError(`Undecodable frame: ${decoded.error.message}`, false),
+          session.log,
+        );
+        return;
+      case 'not-a-message':
+        session.log.debug({ kind: decoded.frame.kind }, 'ignored a non-message frame');
+        return;
+      case 'bad-envelope':
+        if (decoded.error.kind === 'foreign-label') {
+          session.log.warn({ label: decoded.error.message }, 'ignored a message that is not RTVI');
+          return;
+        }
+        this.#send(
+          ws,
+          rtviError(`Invalid RTVI transport message: ${decoded.error.message}`, false),
+          session.log,
+        );
+    }
+  }
+
+  #send(ws: WebSocket, message: RTVIMessage, log: Logger): boolean {
+    if (ws.readyState !== ws.OPEN) return false;
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeRtviFrame(message);
+    } catch (err) {
+      log.error({ err, type: message.type }, 'could not encode an outgoing message');
+      if (message.type !== 'server-response' || message.id === undefined) return false;
+      bytes = encodeRtviFrame(
+        errorResponse(message.id, `Could not encode the reply: ${(err as Error).message}`),
+      );
+    }
+    if (bytes.byteLength > this.#options.maxOutgoingBytes) {
+      const t = (message.data as { t?: unknown } | undefined)?.t;
+      log.warn(
+        { type: message.type, t, bytes: bytes.byteLength },
+        'outgoing message over the size limit',
+      );
+      if (message.type !== 'server-response' || message.id === undefined) return false;
+      const hint =
+        t === 'get_scenario_summary'
+          ? ' Call get_scenario_summary without include_db and compare db_hash instead.'
+          : '';
+      bytes = encodeRtviFrame(
+        errorResponse(
+          message.id,
+          `Reply to ${String(t)} is ${bytes.byteLength} bytes, over the ${this.#options.maxOutgoingBytes}-byte message limit.${hint}`,
+        ),
+      );
+    }
+    if (ws.bufferedAmount + bytes.byteLength > this.#options.maxBufferedBytes) {
+      log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
+      ws.close(1013, 'Client is not reading its messages');
+      return false;
+    }
+    ws.send(bytes, { binary: true });
+    return true;
+  }
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** Create and start a bot server. */
+export async function startBotServer(options: BotServerOptions = {}): Promise<BotServer> {
+  return new BotServer(options).listen();
+}

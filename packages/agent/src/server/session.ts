@@ -1,0 +1,264 @@
+/**
+ * One bot session: the state of one client connection. It reads RTVI messages,
+ * answers the handshake and `client-message` requests, forwards conversation
+ * input to its {@link Conversation}, and writes through a `send` callback, so it
+ * can be driven without a socket.
+ */
+import {
+  botReady,
+  errorResponse,
+  negotiateVersion,
+  parseClientToServer,
+  rtviError,
+  serverEvent,
+  serverMessage,
+  serverResponse,
+} from '@scenaro/sdk/protocol';
+import type {
+  ActionRecord,
+  ClientMessageData,
+  ClientToServerMessage,
+  SendTextData,
+  RTVIMessage,
+  ServerToClientMessageMap,
+  ServerToClientType,
+} from '@scenaro/sdk/protocol';
+import type { ClientMessageRouter } from '../control/router.js';
+import type { SessionControl, SessionControlOptions } from '../control/session-control.js';
+import { ConversationContext } from '../conversation/context.js';
+import type { Conversation, ConversationFactory, ConversationHost } from '../conversation/hook.js';
+import type { DbSource } from '../scenario/initialize.js';
+import type { DomainRegistry } from '../scenario/registry.js';
+import { createScenarioState } from '../scenario/types.js';
+import type { BoundTool, ScenarioState } from '../scenario/types.js';
+import type { Logger } from './logger.js';
+
+/** What a session is built from. */
+export interface BotSessionOptions extends SessionControlOptions {
+  id: string;
+  registry: DomainRegistry;
+  router: ClientMessageRouter;
+  dbSource: DbSource;
+  conversation?: ConversationFactory;
+  log: Logger;
+  /** Library identity sent in `bot-ready.about`. */
+  about: { library: string; library_version: string };
+  /** Writes one outgoing message. Returns false if it could not be sent. */
+  send: (message: RTVIMessage) => boolean;
+  /** Asks the transport to end the connection (e.g. on `disconnect-bot`). */
+  close: (code: number, reason: string) => void;
+}
+
+/** Message types a session never answers, so two peers can never ping-pong errors. */
+const NEVER_ANSWER = new Set(['error', 'error-response']);
+
+function errorName(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return `Error: ${String(err)}`;
+}
+
+/** A connected client's session. */
+export class BotSession implements SessionControl, ConversationHost {
+  readonly sessionId: string;
+  readonly state: ScenarioState = createScenarioState();
+  readonly context = new ConversationContext();
+  readonly registry: DomainRegistry;
+  readonly dbSource: DbSource;
+  readonly options: SessionControlOptions;
+  readonly log: Logger;
+  readonly #abort = new AbortController();
+  readonly #opts: BotSessionOptions;
+  readonly #conversation: Conversation;
+  readonly #inflight = new Set<Promise<void>>();
+  #ready = false;
+
+  constructor(options: BotSessionOptions) {
+    this.#opts = options;
+    this.sessionId = options.id;
+    this.registry = options.registry;
+    this.dbSource = options.dbSource;
+    this.options = {
+      systemPromptSuffix: options.systemPromptSuffix,
+      enableToolCalling: options.enableToolCalling,
+      contextIdleWaitMs: options.contextIdleWaitMs,
+    };
+    this.log = options.log;
+    this.#conversation = options.conversation?.(this) ?? {};
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** True once `client-ready` was answered. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** Number of requests being handled. */
+  get inflight(): number {
+    return this.#inflight.size;
+  }
+
+  /** Resolves when every request being handled has been answered. */
+  async drain(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  // --- ConversationHost ---------------------------------------------------
+
+  emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void {
+    this.#opts.send(serverEvent(type, data));
+  }
+
+  push(data: unknown): void {
+    this.#opts.send(serverMessage(data));
+  }
+
+  actionApplied(action: ActionRecord, toolDomain: string): void {
+    this.push({ type: 'action-applied', action, tool_domain: toolDomain });
+  }
+
+  // --- SessionControl -----------------------------------------------------
+
+  async resetConversation(): Promise<void> {
+    this.context.reset();
+    await this.#conversation.onReset?.();
+  }
+
+  async startScenario(
+    systemPrompt: string,
+    toolDomain: string,
+    tools: Map<string, BoundTool>,
+  ): Promise<void> {
+    this.context.setSystemPrompt(systemPrompt);
+    const fresh = createScenarioState();
+    this.state.shared = fresh.shared;
+    this.state.db = undefined;
+    delete this.state.dbSource;
+    this.state.actions = [];
+    this.state.toolDomain = toolDomain;
+    this.state.tools = tools;
+    await this.#conversation.onScenarioStart?.();
+  }
+
+  async initialized(): Promise<void> {
+    await this.#conversation.onInitialized?.();
+  }
+
+  async whenIdle(timeoutMs: number): Promise<void> {
+    await this.#conversation.whenIdle?.(timeoutMs);
+  }
+
+  // --- inbound ------------------------------------------------------------
+
+  /** Handle one decoded envelope (already known to carry the `rtvi-ai` label). */
+  handle(envelope: RTVIMessage): void {
+    if (NEVER_ANSWER.has(envelope.type)) {
+      this.log.warn(
+        { type: envelope.type, data: envelope.data },
+        'peer reported an error; not answering',
+      );
+      return;
+    }
+    const parsed = parseClientToServer(envelope);
+    if (!parsed.ok) {
+      const { error } = parsed;
+      if (error.kind === 'unknown-type' && error.id !== undefined) {
+        this.#opts.send(errorResponse(error.id, `Unsupported type ${envelope.type}`));
+      } else if (error.id !== undefined && error.kind === 'invalid-data') {
+        this.#opts.send(errorResponse(error.id, `Invalid message: ${error.message}`));
+      } else {
+        this.#opts.send(rtviError(`Invalid RTVI transport message: ${error.message}`, false));
+      }
+      return;
+    }
+    this.#dispatch(parsed.value);
+  }
+
+  #dispatch(message: ClientToServerMessage): void {
+    const id = message.id as string;
+    switch (message.type) {
+      case 'client-ready': {
+        const check = negotiateVersion(
+          (message.data as { version?: unknown } | undefined)?.version,
+        );
+        if (!check.ok) this.#opts.send(errorResponse(id, check.error));
+        this.#opts.send(botReady(id, check.version, this.#opts.about));
+        this.#ready = true;
+        this.log.info({ version: check.version }, 'client ready');
+        return;
+      }
+      case 'client-message': {
+        const { t, d } = message.data as ClientMessageData;
+        this.#track(this.#answer(id, t, d));
+        return;
+      }
+      case 'send-text': {
+        const data = message.data as SendTextData;
+        const options = data.options ?? {};
+        const run = this.#conversation.onUserText?.(data.content, {
+          runImmediately: options.run_immediately ?? true,
+          audioResponse: options.audio_response ?? true,
+        });
+        if (run) this.#track(this.#guard(run, 'send-text'));
+        return;
+      }
+      case 'disconnect-bot':
+        this.#opts.close(1000, 'disconnect-bot');
+        return;
+      case 'append-to-context':
+        this.#opts.send(errorResponse(id, 'Unsupported type append-to-context'));
+        return;
+      default: {
+        const run = this.#conversation.onMessage?.(message);
+        if (run) this.#track(this.#guard(run, message.type));
+      }
+    }
+  }
+
+  async #answer(id: string, t: string, d: unknown): Promise<void> {
+    const handler = this.#opts.router.get(t);
+    if (!handler) {
+      this.#opts.send(errorResponse(id, `unknown message type: ${t}`));
+      return;
+    }
+    const started = performance.now();
+    try {
+      const result = await handler(d, this);
+      this.#opts.send(serverResponse(id, t, result));
+      this.log.info(
+        { requestId: id, t, ms: Math.round(performance.now() - started) },
+        'client-message answered',
+      );
+    } catch (err) {
+      this.log.warn({ requestId: id, t, err }, 'client-message failed');
+      this.#opts.send(errorResponse(id, errorName(err)));
+    }
+  }
+
+  async #guard(run: void | Promise<void>, what: string): Promise<void> {
+    try {
+      await run;
+    } catch (err) {
+      this.log.error({ err, what }, 'conversation hook failed');
+      this.#opts.send(rtviError(`${what} failed: ${errorName(err)}`, false));
+    }
+  }
+
+  #track(promise: Promise<void>): void {
+    this.#inflight.add(promise);
+    void promise.finally(() => this.#inflight.delete(promise));
+  }
+
+  /** End the session: abort running work and tell the conversation. */
+  dispose(): void {
+    if (this.#abort.signal.aborted) return;
+    this.#abort.abort(new Error('session closed'));
+    try {
+      this.#conversation.close?.();
+    } catch (err) {
+      this.log.error({ err }, 'conversation close failed');
+    }
+  }
+}
