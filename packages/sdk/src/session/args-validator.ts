@@ -1,0 +1,88 @@
+/**
+ * Validates tool `args` against the tool's JSON Schema with ajv. Compiled
+ * validators are cached by schema text, so re-sent configs do not recompile.
+ */
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { JsonSchema } from './types.js';
+
+/** Outcome of validating `args`: on failure, the first offending field and a message naming it. */
+export type ArgsValidation =
+  { ok: true } | { ok: false; field: string; message: string; issues: readonly ArgsIssue[] };
+
+/** One schema violation. */
+export interface ArgsIssue {
+  /** Dotted path inside `args` (`items.0.sku`); empty for `args` itself. */
+  field: string;
+  message: string;
+}
+
+/** Validates `args` objects against JSON Schemas. */
+export interface ArgsValidator {
+  validate(schema: JsonSchema | undefined, args: Record<string, unknown>): ArgsValidation;
+}
+
+function pointerToPath(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function toIssue(error: ErrorObject): ArgsIssue {
+  const path = pointerToPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+    path.push(params['missingProperty']);
+    return { field: path.join('.'), message: 'is required' };
+  }
+  if (
+    error.keyword === 'additionalProperties' &&
+    typeof params['additionalProperty'] === 'string'
+  ) {
+    path.push(params['additionalProperty']);
+    return { field: path.join('.'), message: 'is not allowed' };
+  }
+  return { field: path.join('.'), message: error.message ?? `fails ${error.keyword}` };
+}
+
+/**
+ * An ajv-backed {@link ArgsValidator}. Unknown formats and keywords are ignored
+ * (Cockpit schemas may carry annotations ajv does not know).
+ */
+export function createArgsValidator(options: { maxCachedSchemas?: number } = {}): ArgsValidator {
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  const cache = new Map<string, ValidateFunction>();
+  const max = options.maxCachedSchemas ?? 256;
+
+  function compile(schema: JsonSchema): ValidateFunction | string {
+    const key = JSON.stringify(schema);
+    const cached = cache.get(key);
+    if (cached) return cached;
+    try {
+      const fn = ajv.compile(schema);
+      if (cache.size >= max) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+      cache.set(key, fn);
+      return fn;
+    } catch (err) {
+      return `the tool's parameters schema is invalid: ${(err as Error).message}`;
+    }
+  }
+
+  return {
+    validate(schema, args) {
+      if (schema === undefined) return { ok: true };
+      const fn = compile(schema);
+      if (typeof fn === 'string') return { ok: false, field: '', message: fn, issues: [] };
+      if (fn(args)) return { ok: true };
+      const issues = (fn.errors ?? []).map(toIssue);
+      const first = issues[0] ?? { field: '', message: 'is invalid' };
+      const where = first.field ? `args.${first.field}` : 'args';
+      return { ok: false, field: first.field, message: `${where} ${first.message}`, issues };
+    },
+  };
+}
