@@ -20,3 +20,8 @@ export * from './server/auth.js';
 export * from './server/bot-server.js';
 export * from './server/logger.js';
 export * from './server/session.js';
+export * from './scenario/control-tools.js';
+export * from './conversation/model.js';
+export * from './conversation/engine.js';
+export * from './conversation/scripted-plan.js';
+export * from './conversation/scripted-policies.js';

@@ -22,6 +22,8 @@ export interface ToolCallOutcome {
   action?: ActionRecord;
   /** For a successful call of a tool that ends the conversation: the `<exit>` reason to push once the result is delivered. */
   exitReason?: string;
+  /** For a successful call of a final-response tool: the payload to push in `<final_response>`. */
+  finalResponse?: unknown;
   /** The arguments after defaults were applied. */
   args: JsonObject;
 }
@@ -139,6 +141,7 @@ export async function executeBoundTool(
     options.onAction?.(action, state.toolDomain);
   }
   if (tool.exitReason !== undefined) outcome.exitReason = tool.exitReason;
+  if (tool.finalResponse) outcome.finalResponse = result;
   return outcome;
 }
 
@@ -152,7 +155,13 @@ export async function executeToolByName(
   const bound = state.tools.get(name);
   if (!bound) {
     const modelResult = unknownToolResult(name, [...state.tools.keys()].sort());
-    return { ok: false, result: undefined, modelResult, error: String(modelResult['error']), args: {} };
+    return {
+      ok: false,
+      result: undefined,
+      modelResult,
+      error: String(modelResult['error']),
+      args: {},
+    };
   }
   return executeBoundTool(state, bound, rawArgs, options);
 }

@@ -61,6 +61,8 @@ export interface ToolDefinition<Args extends JsonObject = JsonObject> {
    * Combine with `kind: 'write'` when the call must also be recorded as an action.
    */
   exitReason?: string;
+  /** The tool's result is a final structured answer, pushed as `<final_response>{json}</final_response>`. */
+  finalResponse?: boolean;
   /** For `frontend` tools: RPC method override and deadline. */
   frontend?: { method?: string; timeoutMs?: number; feature?: string };
   /**

@@ -17,6 +17,7 @@ import type { ClientMessageHandler } from '../control/handlers.js';
 import type { ServerProfile } from '../control/router.js';
 import type { ConversationFactory } from '../conversation/hook.js';
 import { DbCache } from '../scenario/db-loader.js';
+import { registerControlTools } from '../scenario/control-tools.js';
 import { DomainRegistry } from '../scenario/registry.js';
 import { isAuthorized } from './auth.js';
 import { createLogger } from './logger.js';
@@ -113,7 +114,7 @@ export class BotServer {
       shutdownGraceMs: options.shutdownGraceMs ?? 5000,
       dataRoot: options.dataRoot ?? process.env['EVAL_DATA_ROOT'] ?? './data',
     };
-    this.registry = options.registry ?? new DomainRegistry();
+    this.registry = registerControlTools(options.registry ?? new DomainRegistry());
     this.router = ClientMessageRouter.forProfile(options.profile ?? 'eval');
     this.log = options.logger ?? createLogger();
     this.#dbCache = options.dbCache ?? new DbCache();
@@ -296,6 +297,11 @@ export class BotServer {
       case 'bad-envelope':
         if (decoded.error.kind === 'foreign-label') {
           session.log.warn({ label: decoded.error.message }, 'ignored a message that is not RTVI');
+          return;
+        }
+        if (decoded.error.type === 'error' || decoded.error.type === 'error-response') {
+          // Never answer a peer's error, even a malformed one (no error ping-pong).
+          session.log.warn({ type: decoded.error.type }, 'ignored a malformed peer error');
           return;
         }
         this.#send(

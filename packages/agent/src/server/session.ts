@@ -27,6 +27,7 @@ import type { ClientMessageRouter } from '../control/router.js';
 import type { SessionControl, SessionControlOptions } from '../control/session-control.js';
 import { ConversationContext } from '../conversation/context.js';
 import type { Conversation, ConversationFactory, ConversationHost } from '../conversation/hook.js';
+import { MAX_NESTING_DEPTH, exceedsNestingDepth } from '../scenario/initialize.js';
 import type { DbSource } from '../scenario/initialize.js';
 import type { DomainRegistry } from '../scenario/registry.js';
 import { createScenarioState } from '../scenario/types.js';
@@ -159,6 +160,12 @@ export class BotSession implements SessionControl, ConversationHost {
         { type: envelope.type, data: envelope.data },
         'peer reported an error; not answering',
       );
+      return;
+    }
+    if (exceedsNestingDepth(envelope.data)) {
+      const text = `Invalid message: data nests deeper than ${MAX_NESTING_DEPTH} levels`;
+      if (envelope.id !== undefined) this.#opts.send(errorResponse(envelope.id, text));
+      else this.#opts.send(rtviError(`Invalid RTVI transport message: ${text}`, false));
       return;
     }
     const parsed = parseClientToServer(envelope);

@@ -84,6 +84,8 @@ export function createNullMediaManager(): unknown {
 /** A connected client plus everything it received. */
 export interface ConnectedClient {
   client: PipecatClient;
+  /** Every event received, in order, as `[callback name, data]`. */
+  events: [string, unknown][];
   serverMessages: unknown[];
   errors: RTVIMessage[];
   botReady: unknown;
@@ -95,19 +97,39 @@ export async function connectPipecatClient(url: string, token?: string): Promise
   installPipecatNodeShims();
   const serverMessages: unknown[] = [];
   const errors: RTVIMessage[] = [];
+  const events: [string, unknown][] = [];
+  const record = (name: string) => (data?: unknown) => {
+    events.push([name, data]);
+  };
   const transport = new WebSocketTransport({ mediaManager: createNullMediaManager() as never });
   const client = new PipecatClient({
     transport,
     enableMic: false,
     enableCam: false,
     callbacks: {
-      onServerMessage: (data: unknown) => serverMessages.push(data),
-      onError: (message: RTVIMessage) => errors.push(message),
+      onServerMessage: (data: unknown) => {
+        serverMessages.push(data);
+        events.push(['onServerMessage', data]);
+      },
+      onError: (message: RTVIMessage) => {
+        errors.push(message);
+        events.push(['onError', message]);
+      },
+      onMetrics: record('onMetrics'),
+      onUserLlmText: record('onUserLlmText'),
+      onBotOutput: record('onBotOutput'),
+      onBotLlmText: record('onBotLlmText'),
+      onBotLlmStarted: record('onBotLlmStarted'),
+      onBotLlmStopped: record('onBotLlmStopped'),
+      onLLMFunctionCallStarted: record('onLLMFunctionCallStarted'),
+      onLLMFunctionCallInProgress: record('onLLMFunctionCallInProgress'),
+      onLLMFunctionCallStopped: record('onLLMFunctionCallStopped'),
     },
   });
   const botReady = await client.connect({ wsUrl: url, ...(token ? { token } : {}) } as never);
   return {
     client,
+    events,
     serverMessages,
     errors,
     botReady,

@@ -1,0 +1,69 @@
+/**
+ * The `ChatModel` interface every "brain" of a bot implements: an
+ * OpenAI-compatible LLM, or one of the scripted policies. One call takes the
+ * context and the tool specs and streams text deltas, complete tool calls and
+ * token usage.
+ */
+import type { ContextMessage } from './context.js';
+
+/** A tool as the model sees it (OpenAI function-tool shape, flattened). */
+export interface ChatToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+/** One model call. */
+export interface ChatRequest {
+  messages: ContextMessage[];
+  tools: ChatToolSpec[];
+  signal: AbortSignal;
+  /** 1-based index of the user turn being answered (for scripted policies). */
+  turn: number;
+  /** 1-based index of the model call within the turn. */
+  step: number;
+}
+
+/** Token counts of one call. */
+export interface ChatUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** What a call streams. Tool calls are delivered whole, once their arguments are complete. */
+export type ChatStreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call'; id: string; name: string; arguments: string }
+  | { type: 'usage'; usage: ChatUsage };
+
+/** A model (or scripted policy) that answers a context. */
+export interface ChatModel {
+  /** Processor label for metrics and logs, e.g. `OpenAILLMService` or `ScriptedReferenceAgent`. */
+  readonly processor: string;
+  /** Model name for metrics and logs. Scripted policies start with `scripted:`. */
+  readonly model: string;
+  /** True for scripted policies: everything they touch is labelled as scripted. */
+  readonly scripted: boolean;
+  /** Stream one response. Must stop promptly when `request.signal` aborts. */
+  stream(request: ChatRequest): AsyncIterable<ChatStreamEvent>;
+}
+
+/** A failure of a model call, with whether retrying can help. */
+export class ChatModelError extends Error {
+  override readonly name = 'ChatModelError';
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Rough token count for text a scripted policy reads or writes (about four characters a token). */
+export function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}

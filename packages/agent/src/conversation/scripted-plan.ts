@@ -1,0 +1,111 @@
+/**
+ * The plan scripted policies follow, read from the session's shared state.
+ *
+ * A bridge puts it under the key `scripted_plan` of `shared_state_init`:
+ *
+ * ```json
+ * {"scripted_plan": {
+ *    "actions": [{"name": "get_user_details", "arguments": {"user_id": "u1"}, "side": "agent"}],
+ *    "opening": "Hi, I need to change my flight.",
+ *    "max_turns": 30,
+ *    "faults": ["drop-last-action"]}}
+ * ```
+ *
+ * `actions` is the whole gold sequence with sides; each bot carries out its own
+ * side. Both bots cut the sequence into runs by side and follow one schedule: the
+ * agent's first turn greets; from the agent's second turn on, the turns of both
+ * bots take the runs in order, one run per turn, each bot doing the runs of its
+ * own side. So the calls happen in the gold order.
+ */
+import type { JsonObject } from '../scenario/types.js';
+
+/** The shared-state key of the plan. */
+export const SCRIPTED_PLAN_KEY = 'scripted_plan';
+
+/** One planned tool call. */
+export interface PlannedAction {
+  name: string;
+  arguments: JsonObject;
+  side: 'agent' | 'user';
+}
+
+/** Faults a test can inject into the reference agent. */
+export type ScriptedFault = 'drop-last-action';
+
+/** A plan as read from shared state. */
+export interface ScriptedPlan {
+  actions: PlannedAction[];
+  opening?: string;
+  maxTurns: number;
+  faults: ScriptedFault[];
+}
+
+/** A run of consecutive actions of one side. */
+export interface PlanSegment {
+  side: 'agent' | 'user';
+  actions: PlannedAction[];
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Read and check the plan in `shared`; `undefined` when there is none, an error text when it is malformed. */
+export function readScriptedPlan(shared: JsonObject): ScriptedPlan | undefined | string {
+  const raw = shared[SCRIPTED_PLAN_KEY];
+  if (raw === undefined || raw === null) return undefined;
+  if (!isObject(raw)) return `${SCRIPTED_PLAN_KEY} must be an object`;
+  const actions: PlannedAction[] = [];
+  const list = raw['actions'] ?? [];
+  if (!Array.isArray(list)) return `${SCRIPTED_PLAN_KEY}.actions must be a list`;
+  for (const [i, item] of list.entries()) {
+    if (!isObject(item) || typeof item['name'] !== 'string') {
+      return `${SCRIPTED_PLAN_KEY}.actions[${i}] must be an object with a string name`;
+    }
+    const side = item['side'] === 'user' ? 'user' : 'agent';
+    actions.push({
+      name: item['name'],
+      arguments: isObject(item['arguments']) ? item['arguments'] : {},
+      side,
+    });
+  }
+  const faults = Array.isArray(raw['faults'])
+    ? raw['faults'].filter((f): f is ScriptedFault => f === 'drop-last-action')
+    : [];
+  const plan: ScriptedPlan = {
+    actions,
+    maxTurns: typeof raw['max_turns'] === 'number' && raw['max_turns'] > 0 ? raw['max_turns'] : 30,
+    faults,
+  };
+  if (typeof raw['opening'] === 'string') plan.opening = raw['opening'];
+  return plan;
+}
+
+/** Cut the action sequence into runs by side. */
+export function planSegments(actions: readonly PlannedAction[]): PlanSegment[] {
+  const segments: PlanSegment[] = [];
+  for (const action of actions) {
+    const last = segments[segments.length - 1];
+    if (last && last.side === action.side) last.actions.push(action);
+    else segments.push({ side: action.side, actions: [action] });
+  }
+  return segments;
+}
+
+/**
+ * Which segment a bot's turn carries out. Slots are numbered from the agent's
+ * second turn: agent turn `i` (1-based) is slot `2(i-2)`, user turn `j` is slot
+ * `2(j-2)+1`. Segment `k` runs at slot `k + offset`, where the offset is 1 when
+ * the first segment is the user's (the agent's first slot then only asks).
+ */
+export function segmentIndexForSlot(slot: number, segments: readonly PlanSegment[]): number {
+  const offset = segments[0]?.side === 'user' ? 1 : 0;
+  return slot - offset;
+}
+
+/** A short readable form of a call, e.g. `get_user_details(user_id="u1")`. */
+export function describeCall(name: string, args: JsonObject): string {
+  const parts = Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const text = `${name}(${parts.join(', ')})`;
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}

@@ -1,0 +1,267 @@
+/**
+ * Scripted policies: offline stand-ins for a language model that check the
+ * whole pipeline end to end. They are labelled as scripted everywhere (model
+ * name `scripted:*`, processor `Scripted*`, `scripted: true` in turn pushes).
+ *
+ * - The reference agent greets, carries out its side of the plan through the
+ *   real tool path, tells the user what it did from the tool results, and ends
+ *   with the end-conversation tool. Without a plan it says so; it never pretends.
+ * - The scripted user states what it knows from its instructions, answers from
+ *   them, carries out its own side of the plan (user-device tools), and stops
+ *   with `###STOP###` after its turn limit.
+ */
+import type { JsonObject } from '../scenario/types.js';
+import type { ContextMessage } from './context.js';
+import type { ConversationHost } from './hook.js';
+import { estimateTokens } from './model.js';
+import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
+import {
+  describeCall,
+  planSegments,
+  readScriptedPlan,
+  segmentIndexForSlot,
+} from './scripted-plan.js';
+import type { PlanSegment, PlannedAction, ScriptedPlan } from './scripted-plan.js';
+
+/** The stop token the scripted user ends with. */
+export const USER_STOP_TOKEN = '###STOP###';
+/** What an agent says when it considers the task done; the scripted user then stops. */
+const AGENT_DONE = /\b(goodbye|good bye|everything in my plan is done)\b/i;
+/** Tool names the reference agent ends a conversation with, in order of preference. */
+export const END_TOOL_NAMES = ['end_conversation', 'EndConversationTool'];
+
+function sinceLastUser(messages: readonly ContextMessage[]): ContextMessage[] {
+  let i = messages.length - 1;
+  while (i >= 0 && messages[i]?.role !== 'user') i--;
+  return messages.slice(i + 1);
+}
+
+function lastUserText(messages: readonly ContextMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'user') return m.content;
+  }
+  return '';
+}
+
+function summarizeResult(content: string): string {
+  const flat = content.replace(/\s+/g, ' ');
+  return flat.length > 240 ? `${flat.slice(0, 237)}...` : flat;
+}
+
+let callCounter = 0;
+function callId(): string {
+  callCounter = (callCounter + 1) % 1_000_000_000;
+  return `call_scripted_${callCounter}`;
+}
+
+async function* emit(
+  request: ChatRequest,
+  text: string,
+  calls: { name: string; arguments: JsonObject }[] = [],
+): AsyncIterable<ChatStreamEvent> {
+  if (request.signal.aborted) return;
+  if (text) yield { type: 'text-delta', text };
+  for (const call of calls) {
+    yield {
+      type: 'tool-call',
+      id: callId(),
+      name: call.name,
+      arguments: JSON.stringify(call.arguments),
+    };
+  }
+  const prompt = estimateTokens(request.messages.map((m) => JSON.stringify(m)).join(''));
+  const completion = estimateTokens(text + JSON.stringify(calls));
+  yield {
+    type: 'usage',
+    usage: { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion },
+  };
+}
+
+function plannedCalls(
+  actions: readonly PlannedAction[],
+): { name: string; arguments: JsonObject }[] {
+  return actions.map((a) => ({ name: a.name, arguments: a.arguments }));
+}
+
+function toolReport(messages: readonly ContextMessage[]): string {
+  const turn = sinceLastUser(messages);
+  const lines: string[] = [];
+  for (const message of turn) {
+    if (message.role !== 'assistant' || !message.tool_calls) continue;
+    for (const call of message.tool_calls) {
+      const result = turn.find((m) => m.role === 'tool' && m.tool_call_id === call.id);
+      let args: JsonObject = {};
+      try {
+        args = JSON.parse(call.function.arguments) as JsonObject;
+      } catch {
+        args = {};
+      }
+      lines.push(
+        `- ${describeCall(call.function.name, args)} -> ${result && result.role === 'tool' ? summarizeResult(result.content) : 'no result'}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+function describeSegment(segment: PlanSegment | undefined): string {
+  if (!segment) return '';
+  return segment.actions.map((a) => describeCall(a.name, a.arguments)).join('; ');
+}
+
+/** The scripted reference agent, built per session. */
+export function createReferenceAgentModel(host: ConversationHost): ChatModel {
+  return {
+    processor: 'ScriptedReferenceAgent',
+    model: 'scripted:reference-agent',
+    scripted: true,
+    async *stream(request) {
+      const plan = readScriptedPlan(host.state.shared);
+      const endTool = END_TOOL_NAMES.find((name) => host.state.tools.has(name));
+      const end = (text: string) =>
+        emit(request, text, endTool ? [{ name: endTool, arguments: {} }] : []);
+      const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
+
+      if (request.turn === 1) {
+        const greeting =
+          'Hello! I am the scripted reference agent (not a language model). How can I help you today?';
+        const note =
+          plan === undefined
+            ? ' I have no plan for this scenario, so I cannot carry out any actions.'
+            : typeof plan === 'string'
+              ? ` My plan is malformed (${plan}), so I cannot carry out any actions.`
+              : '';
+        yield* emit(request, greeting + note);
+        return;
+      }
+      if (plan === undefined || typeof plan === 'string') {
+        yield* end('I have no usable plan for this scenario, so I made no changes. Goodbye.');
+        return;
+      }
+      const segments = planSegments(plan.actions);
+      const k = segmentIndexForSlot(2 * (request.turn - 2), segments);
+      const segment = k >= 0 ? segments[k] : undefined;
+      const calls = segment?.side === 'agent' ? executableCalls(plan, segments, k) : [];
+      if (!afterTools && calls.length > 0) {
+        yield* emit(request, '', plannedCalls(calls));
+        return;
+      }
+      const report = afterTools ? `Here is what I did:\n${toolReport(request.messages)}` : '';
+      const finished = k >= segments.length - 1 || request.turn > plan.maxTurns;
+      if (finished) {
+        yield* end(
+          `${report ? `${report}\n` : ''}Everything in my plan is done. Thank you, goodbye.`,
+        );
+        return;
+      }
+      const next = segments[k + 1];
+      const ask =
+        next?.side === 'user'
+          ? `Next, please do this on your side: ${describeSegment(next)}.`
+          : 'Please confirm so I can continue.';
+      yield* emit(request, `${report ? `${report}\n` : ''}${ask}`);
+    },
+  };
+}
+
+/** The calls of segment `k`, honouring injected faults. */
+function executableCalls(
+  plan: ScriptedPlan,
+  segments: readonly PlanSegment[],
+  k: number,
+): PlannedAction[] {
+  const segment = segments[k];
+  if (!segment) return [];
+  if (!plan.faults.includes('drop-last-action')) return segment.actions;
+  const lastAgentSegment = segments.map((s) => s.side).lastIndexOf('agent');
+  return k === lastAgentSegment ? segment.actions.slice(0, -1) : segment.actions;
+}
+
+const STOP_WORDS = new Set([
+  'what',
+  'which',
+  'your',
+  'with',
+  'that',
+  'this',
+  'have',
+  'please',
+  'could',
+  'would',
+  'the',
+  'and',
+  'you',
+  'can',
+  'for',
+]);
+
+function words(text: string): Set<string> {
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9_#-]+/)
+      .filter((w) => w.length > 2 && !STOP_WORDS.has(w)),
+  );
+}
+
+/** The sentence of `instructions` that best answers `question`, if any shares two words with it. */
+export function answerFromInstructions(instructions: string, question: string): string | undefined {
+  const asked = words(question);
+  let best: { score: number; sentence: string } | undefined;
+  for (const sentence of instructions.split(/(?<=[.!?])\s+|\n+/)) {
+    const trimmed = sentence.trim();
+    if (!trimmed) continue;
+    let score = 0;
+    for (const w of words(trimmed)) if (asked.has(w)) score++;
+    if (score >= 2 && (!best || score > best.score)) best = { score, sentence: trimmed };
+  }
+  return best?.sentence;
+}
+
+/** The scripted user simulator, built per session. */
+export function createScriptedUserModel(host: ConversationHost): ChatModel {
+  return {
+    processor: 'ScriptedUser',
+    model: 'scripted:user',
+    scripted: true,
+    async *stream(request) {
+      const plan = readScriptedPlan(host.state.shared);
+      const instructions = host.context.systemPrompt;
+      const usable = plan !== undefined && typeof plan !== 'string' ? plan : undefined;
+      const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
+      if (request.turn === 1) {
+        const opening =
+          usable?.opening ?? firstSentences(instructions) ?? 'Hello, I need some help.';
+        yield* emit(request, opening);
+        return;
+      }
+      if (
+        request.turn > (usable?.maxTurns ?? 30) ||
+        AGENT_DONE.test(lastUserText(request.messages))
+      ) {
+        yield* emit(request, USER_STOP_TOKEN);
+        return;
+      }
+      const segments = usable ? planSegments(usable.actions) : [];
+      const k = segmentIndexForSlot(2 * (request.turn - 2) + 1, segments);
+      const segment = k >= 0 ? segments[k] : undefined;
+      if (segment?.side === 'user' && !afterTools) {
+        yield* emit(request, '', plannedCalls(segment.actions));
+        return;
+      }
+      if (afterTools) {
+        yield* emit(request, `Okay, I did that on my side:\n${toolReport(request.messages)}`);
+        return;
+      }
+      const answer = answerFromInstructions(instructions, lastUserText(request.messages));
+      yield* emit(request, answer ?? 'Yes, please go ahead.');
+    },
+  };
+}
+
+function firstSentences(text: string): string | undefined {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (!flat) return undefined;
+  return flat.length > 600 ? `${flat.slice(0, 597)}...` : flat;
+}

@@ -1,0 +1,184 @@
+// The conversation engine with the scripted reference agent, over a real socket with the real client.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BotServer,
+  createConversationEngine,
+  createReferenceAgentModel,
+  getDictHash,
+  silentLogger,
+} from '../src/index.js';
+import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
+import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
+import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
+
+let server: BotServer;
+let data: { root: string; cleanup: () => void };
+let bot: ConnectedClient;
+
+beforeAll(async () => {
+  data = makeDataRoot();
+  server = await new BotServer({
+    port: 0,
+    registry: testRegistry(),
+    dataRoot: data.root,
+    logger: silentLogger,
+    conversation: createConversationEngine({
+      model: createReferenceAgentModel,
+      functionCallReportLevel: { '*': 'FULL' },
+    }),
+  }).listen();
+  bot = await connectPipecatClient(server.url);
+});
+
+afterAll(async () => {
+  await bot?.disconnect();
+  await server?.close();
+  data?.cleanup();
+});
+
+const waitFor = async (check: () => boolean, ms = 5000) => {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+const turnComplete = (turn: number) => (m: unknown) =>
+  (m as { type?: string; turn?: number }).type === 'turn-complete' &&
+  (m as { turn: number }).turn === turn;
+
+describe('scripted reference agent over RTVI', () => {
+  it('loads a scenario with a plan', async () => {
+    const c = bot.client;
+    expect(
+      await c.sendClientRequest('update_system_prompt', {
+        prompt: 'You are a support agent.',
+        tools: JSON.stringify({ get_user: {}, add_credit: {}, end_conversation: {} }),
+        add_suffix: false,
+        tool_domain: 'test',
+      }),
+    ).toBe(true);
+    const plan = {
+      actions: [
+        { name: 'get_user', arguments: { user_id: 'u1' }, side: 'agent' },
+        { name: 'add_credit', arguments: { user_id: 'u1', amount: 5 }, side: 'agent' },
+      ],
+    };
+    expect(
+      await c.sendClientRequest('apply_initialization', {
+        domain: 'test',
+        shared_state_init: JSON.stringify({ db_path: 'test/db.json', scripted_plan: plan }),
+        actions: [],
+      }),
+    ).toEqual({ success: true, errors: [] });
+  });
+
+  it('greets on the first turn with events in order', async () => {
+    bot.events.length = 0;
+    bot.client.sendText('Hello', { audio_response: false });
+    await waitFor(() => bot.serverMessages.some(turnComplete(1)));
+    const names = bot.events.map(([name]) => name);
+    expect(names).toEqual([
+      'onUserLlmText',
+      'onBotLlmStarted',
+      'onBotLlmText',
+      'onBotLlmStopped',
+      'onMetrics',
+      'onBotOutput',
+      'onServerMessage',
+    ]);
+    const metrics = bot.events.find(([n]) => n === 'onMetrics')?.[1] as {
+      ttfb: { processor: string; model: string }[];
+      tokens: { model: string; total_tokens: number }[];
+    };
+    expect(metrics.ttfb[0]?.model).toBe('scripted:reference-agent');
+    expect(metrics.tokens[0]?.total_tokens).toBeGreaterThan(0);
+    const done = bot.serverMessages.find(turnComplete(1)) as { text: string; scripted: boolean };
+    expect(done.scripted).toBe(true);
+    expect(done.text).toMatch(/scripted reference agent/);
+  });
+
+  it('carries out the plan through the real tool path and ends the conversation', async () => {
+    bot.events.length = 0;
+    bot.client.sendText('I need credit on my account', { audio_response: false });
+    await waitFor(() => bot.serverMessages.some(turnComplete(2)));
+    const names = bot.events.map(([name]) => name);
+    // tool calls of the first model call, then the report and the end tool, then the exit push
+    expect(names.indexOf('onLLMFunctionCallInProgress')).toBeGreaterThan(
+      names.indexOf('onBotLlmStopped'),
+    );
+    const applied = bot.serverMessages.filter(
+      (m) => (m as { type?: string }).type === 'action-applied',
+    );
+    expect(applied).toEqual([
+      {
+        type: 'action-applied',
+        action: {
+          action_type: 'add_credit',
+          name: 'add_credit',
+          arguments: { user_id: 'u1', amount: 5 },
+          result: { balance: 15 },
+        },
+        tool_domain: 'test',
+      },
+    ]);
+    const exitIndex = bot.serverMessages.findIndex(
+      (m) => (m as { text?: string }).text === '<exit>The task is finished.</exit>',
+    );
+    const turnIndex = bot.serverMessages.findIndex(turnComplete(2));
+    expect(exitIndex).toBeGreaterThan(-1);
+    expect(exitIndex).toBeLessThan(turnIndex);
+    const done = bot.serverMessages[turnIndex] as { text: string; exit: string };
+    expect(done.exit).toBe('The task is finished.');
+    expect(done.text).toMatch(/add_credit\(user_id="u1", amount=5\) -> \{"balance":15\}/);
+
+    const stopped = bot.events.filter(([n]) => n === 'onLLMFunctionCallStopped').map(([, d]) => d);
+    expect(stopped).toContainEqual(
+      expect.objectContaining({
+        function_name: 'get_user',
+        cancelled: false,
+        result: TEST_DB.users[0],
+      }),
+    );
+
+    const expected = structuredClone(TEST_DB);
+    (expected.users[0] as { balance: number }).balance = 15;
+    const summary = (await bot.client.sendClientRequest('get_scenario_summary', {})) as {
+      actions: unknown[];
+      db_hash: string;
+    };
+    expect(summary.actions).toHaveLength(1);
+    expect(summary.db_hash).toBe(getDictHash(expected));
+  });
+
+  it('returns the context in both formats', async () => {
+    const json = (await bot.client.sendClientRequest('get_context_history', {
+      format: 'json',
+    })) as {
+      context: string;
+    };
+    const messages = JSON.parse(json.context) as { role: string; tool_calls?: unknown[] }[];
+    expect(messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'tool',
+    ]);
+    const python = (await bot.client.sendClientRequest('get_context_history', {})) as {
+      context: string;
+    };
+    expect(
+      python.context.startsWith(
+        "[{'role': 'system', 'content': 'You are a support agent.'}, {'role': 'user'",
+      ),
+    ).toBe(true);
+    expect(python.context).toContain("'tool_calls': [{'id': 'call_scripted_");
+    expect(python.context).toContain("'content': None");
+  });
+});
