@@ -148,13 +148,20 @@ export const applySyncDelta: ClientMessageHandler = (d, session): ApplySyncDelta
     return { success: false, errors: ["No shared_state['db'] available to apply the delta to."] };
   }
   const applier = session.registry.syncApplier(parsed.value.domain) ?? applyDeltaDefault;
+  // zod drops an own `__proto__` key; hand the applier the raw object so it refuses that path.
+  const raw = (d as { delta?: unknown } | undefined | null)?.delta;
+  const delta = isJsonObject(raw) ? raw : parsed.value.delta;
   try {
-    const { errors } = applier(db, parsed.value.delta);
+    const { errors } = applier(db, delta);
     return { success: errors.length === 0, errors };
   } catch (err) {
     return { success: false, errors: [`${(err as Error).name}: ${(err as Error).message}`] };
   }
 };
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
 
 /** Every control handler by wire name. */
 export const CONTROL_HANDLERS: Readonly<Record<ControlMessageName, ClientMessageHandler>> = {

@@ -53,8 +53,30 @@ function errorText(err: unknown): string {
 }
 
 /**
+ * Deepest nesting of objects and arrays accepted from a client (about where
+ * Python's `json` gives up). Deeper values could not be cloned, hashed or
+ * encoded again (`structuredClone` overflows near 2,000 levels), so letting one
+ * into a db would wedge the session.
+ */
+export const MAX_NESTING_DEPTH = 1000;
+
+/** Does `value` nest objects/arrays deeper than `maxDepth` levels? Iterative, so any depth is safe. */
+export function exceedsNestingDepth(value: unknown, maxDepth: number = MAX_NESTING_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > maxDepth) return true;
+    for (const child of Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
  * Decode and check `shared_state_init`: JSON text that must decode to an
- * object without prototype-polluting keys.
+ * object without prototype-polluting keys, nested at most {@link MAX_NESTING_DEPTH} levels.
  */
 export function decodeSharedStateInit(
   text: string,
@@ -75,6 +97,12 @@ export function decodeSharedStateInit(
     if (FORBIDDEN_KEYS.has(key)) {
       return { ok: false, error: `shared_state_init key '${key}' is not allowed.` };
     }
+  }
+  if (exceedsNestingDepth(decoded)) {
+    return {
+      ok: false,
+      error: `shared_state_init nests deeper than ${MAX_NESTING_DEPTH} levels.`,
+    };
   }
   return { ok: true, value: decoded };
 }
