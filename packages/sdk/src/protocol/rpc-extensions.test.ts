@@ -109,7 +109,7 @@ describe('RPC over RTVI messages', () => {
       t: 'rpc-call',
       d: { method: 'm', payload: 'p', responseTimeoutMs: 100 },
     });
-    expect(parseRtviRpcCall(call.data.d).ok).toBe(true);
+    expect(parseRtviRpcCall(call.data?.d).ok).toBe(true);
     expect(parseRtviRpcCall({ method: 'm', payload: 'p', responseTimeoutMs: 0 }).ok).toBe(false);
     expect(rtviRpcCallResultMessage('c1', 'out')).toEqual({
       label: 'rtvi-ai',
