@@ -1,0 +1,84 @@
+/**
+ * The tau2 airline database as parsed JSON (`tau2_airline/db/`: flights,
+ * reservations, users). Optional pydantic fields are absent unless set.
+ *
+ * @module
+ */
+
+/** Cabin classes. */
+export const CABIN_CLASSES = ['business', 'economy', 'basic_economy'] as const;
+export type CabinClass = (typeof CABIN_CLASSES)[number];
+
+/** One dated instance of a flight; only `available` ones carry seats and prices. */
+export type FlightDateStatus = {
+  status: 'available' | 'landed' | 'cancelled' | 'delayed' | 'flying' | 'on time';
+  available_seats?: Record<string, number>;
+  prices?: Record<string, number>;
+  [field: string]: unknown;
+};
+
+export type Flight = {
+  flight_number: string;
+  origin: string;
+  destination: string;
+  scheduled_departure_time_est: string;
+  scheduled_arrival_time_est: string;
+  dates: Record<string, FlightDateStatus>;
+};
+
+export type Passenger = { first_name: string; last_name: string; dob: string };
+
+/** A payment line of a reservation (amounts are integral dollars). */
+export type Payment = { payment_id: string; amount: number };
+
+export type PaymentMethod = {
+  source: 'credit_card' | 'gift_card' | 'certificate';
+  id: string;
+  /** Gift card balance or certificate value. */
+  amount?: number;
+  brand?: string;
+  last_four?: string;
+};
+
+export type User = {
+  user_id: string;
+  name: { first_name: string; last_name: string };
+  address: Record<string, unknown>;
+  email: string;
+  dob: string;
+  payment_methods: Record<string, PaymentMethod>;
+  saved_passengers: Passenger[];
+  membership: string;
+  reservations: string[];
+};
+
+export type ReservationFlight = {
+  flight_number: string;
+  origin: string;
+  destination: string;
+  date: string;
+  price: number;
+};
+
+export type Reservation = {
+  reservation_id: string;
+  user_id: string;
+  origin: string;
+  destination: string;
+  flight_type: string;
+  cabin: string;
+  flights: ReservationFlight[];
+  passengers: Passenger[];
+  payment_history: Payment[];
+  created_at: string;
+  total_baggages: number;
+  nonfree_baggages: number;
+  insurance: string;
+  status?: 'cancelled' | null;
+};
+
+export type AirlineDb = {
+  flights: Record<string, Flight>;
+  reservations: Record<string, Reservation>;
+  users: Record<string, User>;
+};

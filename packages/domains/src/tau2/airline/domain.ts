@@ -1,0 +1,87 @@
+/**
+ * The tau2-bench airline domain: registry module and scenario loader.
+ *
+ * @module
+ */
+import type { DomainModule, ToolDefinition } from '@scenaro/agent';
+import type { EvalDomain, Scenario } from '../../scenario.js';
+import { createCalculateTool, createEndConversationTool, createTransferTool } from '../common/generic-tools.js';
+import { agentPrompt, userPrompt } from '../common/prompts.js';
+import { loadVoiceBaseTasks, readDataText, taskToScenario, toolMap } from '../common/task-loader.js';
+import {
+  getFlightStatus,
+  getReservationDetails,
+  getUserDetails,
+  listAllAirports,
+  searchDirectFlight,
+  searchOnestopFlight,
+} from './read-tools.js';
+import {
+  bookReservation,
+  cancelReservation,
+  sendCertificate,
+  updateReservationBaggages,
+  updateReservationFlights,
+  updateReservationPassengers,
+} from './write-tools.js';
+
+/** Registry namespace and scenario-name prefix. */
+export const TAU2_AIRLINE = 'tau2_airline';
+
+/** Every tool of the airline agent: tau2's fourteen plus `end_conversation`. */
+export const airlineTools: readonly ToolDefinition[] = [
+  bookReservation,
+  createCalculateTool(),
+  cancelReservation,
+  getReservationDetails,
+  getUserDetails,
+  listAllAirports,
+  searchDirectFlight,
+  searchOnestopFlight,
+  sendCertificate,
+  createTransferTool({ message: 'Transfer successful' }),
+  updateReservationBaggages,
+  updateReservationFlights,
+  updateReservationPassengers,
+  getFlightStatus,
+  createEndConversationTool(),
+] as readonly ToolDefinition[];
+
+/** The airline registry module. */
+export const airlineModule: DomainModule = { name: TAU2_AIRLINE, tools: airlineTools };
+
+async function loadAirlineScenarios(dataRoot: string): Promise<Scenario[]> {
+  const [tasks, policy] = await Promise.all([
+    loadVoiceBaseTasks(dataRoot, TAU2_AIRLINE),
+    readDataText(dataRoot, TAU2_AIRLINE, 'policy.md'),
+  ]);
+  const prompt = agentPrompt(policy);
+  const tools = toolMap(airlineTools.map((t) => t.name));
+  return tasks.map((task) =>
+    taskToScenario(task, {
+      name: (t) => `${TAU2_AIRLINE}__${t.id}`,
+      domain: TAU2_AIRLINE,
+      source: 'tau2-bench airline',
+      successSignals: () => ['db_state_match', 'clean_exit'],
+      agent: () => ({
+        prompt,
+        tools: structuredClone(tools),
+        toolDomain: TAU2_AIRLINE,
+        sharedStateInit: { db_path: `${TAU2_AIRLINE}/db.json` },
+      }),
+      user: (_t, instructions) => ({
+        prompt: userPrompt(instructions),
+        tools: {},
+        toolDomain: TAU2_AIRLINE,
+        sharedStateInit: {},
+      }),
+    }),
+  );
+}
+
+/** tau2-bench airline: 50 voice tasks of the base split, scored by db hash and a clean exit. */
+export const tau2Airline: EvalDomain = {
+  name: TAU2_AIRLINE,
+  module: airlineModule,
+  loadScenarios: loadAirlineScenarios,
+};

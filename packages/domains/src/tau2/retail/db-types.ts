@@ -1,0 +1,79 @@
+/**
+ * The tau2 retail database as parsed JSON (`tau2_retail/db.json`: products,
+ * users, orders). Optional pydantic fields are absent unless set.
+ *
+ * @module
+ */
+
+export type Variant = {
+  item_id: string;
+  options: Record<string, string>;
+  available: boolean;
+  price: number;
+};
+
+export type Product = { name: string; product_id: string; variants: Record<string, Variant> };
+
+export type Address = {
+  address1: string;
+  address2: string;
+  city: string;
+  country: string;
+  state: string;
+  zip: string;
+};
+
+export type PaymentMethod = {
+  source: 'credit_card' | 'gift_card' | 'paypal';
+  id: string;
+  /** Gift card balance. */
+  balance?: number;
+  brand?: string;
+  last_four?: string;
+};
+
+export type User = {
+  user_id: string;
+  name: { first_name: string; last_name: string };
+  address: Address;
+  email: string;
+  payment_methods: Record<string, PaymentMethod>;
+  orders: string[];
+};
+
+export type OrderItem = {
+  name: string;
+  product_id: string;
+  item_id: string;
+  price: number;
+  options: Record<string, string>;
+};
+
+export type OrderPayment = {
+  transaction_type: 'payment' | 'refund';
+  amount: number;
+  payment_method_id: string;
+};
+
+export type Order = {
+  order_id: string;
+  user_id: string;
+  address: Address;
+  items: OrderItem[];
+  status: string;
+  fulfillments: { tracking_id: string[]; item_ids: string[] }[];
+  payment_history: OrderPayment[];
+  cancel_reason?: string;
+  exchange_items?: string[];
+  exchange_new_items?: string[];
+  exchange_payment_method_id?: string;
+  exchange_price_difference?: number;
+  return_items?: string[];
+  return_payment_method_id?: string;
+};
+
+export type RetailDb = {
+  products: Record<string, Product>;
+  users: Record<string, User>;
+  orders: Record<string, Order>;
+};

@@ -1,0 +1,61 @@
+/**
+ * Lookups of tau2's `RetailTools` (`_get_order`, `_get_variant`,
+ * `_get_payment_method`, ...), over the raw db.
+ *
+ * @module
+ */
+import { ToolError } from '@scenaro/agent';
+import { countOf, lookup } from '../common/tool-kit.js';
+import type { Order, PaymentMethod, Product, RetailDb, User, Variant } from './db-types.js';
+
+export function getOrder(db: RetailDb, orderId: string): Order {
+  const order = lookup(db.orders, orderId);
+  if (!order) throw new ToolError('Order not found');
+  return order;
+}
+
+export function getUser(db: RetailDb, userId: string): User {
+  const user = lookup(db.users, userId);
+  if (!user) throw new ToolError('User not found');
+  return user;
+}
+
+export function getProduct(db: RetailDb, productId: string): Product {
+  const product = lookup(db.products, productId);
+  if (!product) throw new ToolError('Product not found');
+  return product;
+}
+
+export function getItem(db: RetailDb, itemId: string): Variant {
+  for (const product of Object.values(db.products)) {
+    const variant = lookup(product.variants, itemId);
+    if (variant) return variant;
+  }
+  throw new ToolError('Item not found');
+}
+
+export function getVariant(db: RetailDb, productId: string, variantId: string): Variant {
+  const variant = lookup(getProduct(db, productId).variants, variantId);
+  if (!variant) throw new ToolError('Variant not found');
+  return variant;
+}
+
+export function getPaymentMethod(db: RetailDb, userId: string, paymentMethodId: string): PaymentMethod {
+  const method = lookup(getUser(db, userId).payment_methods, paymentMethodId);
+  if (!method) throw new ToolError('Payment method not found');
+  return method;
+}
+
+/** tau2's loose pending check (`"pending" in status`), used for address and payment changes. */
+export function isPendingOrder(order: Order): boolean {
+  return order.status.includes('pending');
+}
+
+/**
+ * The first id of `itemIds` that occurs more often than the order has it
+ * (tau2 allows duplicates in both lists), if any.
+ */
+export function missingItem(order: Order, itemIds: readonly string[]): string | undefined {
+  const orderItemIds = order.items.map((i) => i.item_id);
+  return itemIds.find((id) => countOf(itemIds, id) > countOf(orderItemIds, id));
+}
