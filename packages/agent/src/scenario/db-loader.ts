@@ -26,10 +26,13 @@ export class DbPathError extends Error {
   override readonly name = 'DbPathError';
   /** The offending `dbPath` as given. */
   readonly dbPath: string;
+  /** True when the path is safe but names nothing (another root may have it). */
+  readonly notFound: boolean;
 
-  constructor(dbPath: string, reason: string, options?: { cause?: unknown }) {
+  constructor(dbPath: string, reason: string, options?: { cause?: unknown; notFound?: boolean }) {
     super(`db path ${JSON.stringify(dbPath)}: ${reason}`, options);
     this.dbPath = dbPath;
+    this.notFound = options?.notFound ?? false;
   }
 }
 
@@ -97,6 +100,7 @@ async function realRootOf(root: string, dbPath: string): Promise<string> {
     return await realpath(path.resolve(root));
   } catch (err) {
     throw new DbPathError(dbPath, `data root ${JSON.stringify(root)} does not exist`, {
+      notFound: true,
       cause: err,
     });
   }
@@ -151,6 +155,7 @@ async function resolveArtifact(root: string, dbPath: string): Promise<ResolvedAr
   throw new DbPathError(
     dbPath,
     `neither ${JSON.stringify(base + '.json')} is a file nor ${JSON.stringify(base + '/')} is a directory under the data root ${JSON.stringify(lexRoot)}`,
+    { notFound: true },
   );
 }
 

@@ -5,6 +5,7 @@
  * left exactly as it was.
  */
 import type { ApplyInitializationResult, InitializationAction } from '@scenaro/sdk/protocol';
+import { DbPathError } from './db-loader.js';
 import type { DbCache } from './db-loader.js';
 import { FORBIDDEN_KEYS } from './delta-path.js';
 import type { DomainRegistry } from './registry.js';
@@ -14,6 +15,8 @@ import type { Db, JsonObject, ScenarioState } from './types.js';
 export interface DbSource {
   /** The data root every `db_path` resolves inside. */
   dataRoot: string;
+  /** More roots, tried in order when `dataRoot` has no such artifact (never for unsafe paths). */
+  extraRoots?: readonly string[];
   /** Shared parse cache; each session gets its own clone. */
   cache: DbCache;
 }
@@ -72,6 +75,21 @@ export function exceedsNestingDepth(value: unknown, maxDepth: number = MAX_NESTI
     }
   }
   return false;
+}
+
+/** Load a clone of `dbPath` from the first root that has it. */
+export async function loadFromRoots(source: DbSource, dbPath: string): Promise<unknown> {
+  const roots = [source.dataRoot, ...(source.extraRoots ?? [])];
+  let notFound: unknown;
+  for (const root of roots) {
+    try {
+      return await source.cache.loadClone(root, dbPath);
+    } catch (err) {
+      if (!(err instanceof DbPathError) || !err.notFound) throw err;
+      notFound ??= err;
+    }
+  }
+  throw notFound;
 }
 
 /**
@@ -143,7 +161,7 @@ export async function applyInitialization(
       errors.push(`db_path must be a non-empty string, got ${pythonTypeName(dbPath)}.`);
     } else if (db === undefined) {
       try {
-        const loaded = await source.cache.loadClone(source.dataRoot, dbPath);
+        const loaded = await loadFromRoots(source, dbPath);
         if (!isPlainObject(loaded)) {
           errors.push(
             `db_path '${dbPath}' must hold a JSON object, got ${pythonTypeName(loaded)}.`,

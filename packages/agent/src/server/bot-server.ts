@@ -41,6 +41,8 @@ export interface BotServerOptions {
   conversation?: ConversationFactory;
   /** Every `db_path` resolves inside this folder. @default `EVAL_DATA_ROOT` or `./data` */
   dataRoot?: string;
+  /** More data roots, searched in order when `dataRoot` has no such db (e.g. a domain's shipped data). */
+  extraDataRoots?: string[];
   /** Parsed-db cache shared by sessions. */
   dbCache?: DbCache;
   /** Require this token (`?token=` or `Authorization: Bearer`). */
@@ -244,7 +246,11 @@ export class BotServer {
       id,
       registry: this.registry,
       router: this.router,
-      dbSource: { dataRoot: this.#options.dataRoot, cache: this.#dbCache },
+      dbSource: {
+        dataRoot: this.#options.dataRoot,
+        cache: this.#dbCache,
+        ...(this.#options.extraDataRoots ? { extraRoots: this.#options.extraDataRoots } : {}),
+      },
       ...(this.#options.conversation ? { conversation: this.#options.conversation } : {}),
       log,
       about: { library: '@scenaro/agent', library_version: VERSION },

@@ -1,0 +1,50 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DbCache, DbPathError } from './db-loader.js';
+import { applyInitialization, loadFromRoots } from './initialize.js';
+import { DomainRegistry } from './registry.js';
+import { createScenarioState } from './types.js';
+
+const base = mkdtempSync(join(tmpdir(), 'scenaro-roots-'));
+const first = join(base, 'first');
+const second = join(base, 'second');
+mkdirSync(join(first, 'a'), { recursive: true });
+mkdirSync(join(second, 'b'), { recursive: true });
+writeFileSync(join(first, 'a', 'db.json'), '{"from": "first"}');
+writeFileSync(join(second, 'a.json'), '{"from": "second-a"}');
+writeFileSync(join(second, 'b', 'db.json'), '{"from": "second"}');
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('data roots', () => {
+  const source = { dataRoot: first, extraRoots: [second], cache: new DbCache() };
+
+  it('prefers the first root that has the artifact', async () => {
+    expect(await loadFromRoots(source, 'a/db.json')).toEqual({ from: 'first' });
+    expect(await loadFromRoots(source, 'b/db.json')).toEqual({ from: 'second' });
+  });
+
+  it('reports the first not-found error when no root has it', async () => {
+    await expect(loadFromRoots(source, 'c/db.json')).rejects.toMatchObject({ notFound: true });
+  });
+
+  it('never falls through on an unsafe path', async () => {
+    const err = await loadFromRoots(source, '../second/b/db.json').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DbPathError);
+    expect((err as DbPathError).notFound).toBe(false);
+  });
+
+  it('initializes from an extra root', async () => {
+    const state = createScenarioState();
+    const result = await applyInitialization(
+      state,
+      { domain: 'x', shared_state_init: '{"db_path": "b/db.json"}', actions: [] },
+      new DomainRegistry(),
+      source,
+    );
+    expect(result).toEqual({ success: true, errors: [] });
+    expect(state.db).toEqual({ from: 'second' });
+    expect(state.dbSource).toBe('b/db.json');
+  });
+});
