@@ -25,3 +25,4 @@ export * from './conversation/model.js';
 export * from './conversation/engine.js';
 export * from './conversation/scripted-plan.js';
 export * from './conversation/scripted-policies.js';
+export * from './conversation/openai-model.js';
