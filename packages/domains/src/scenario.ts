@@ -86,6 +86,11 @@ export interface EvalDomain {
   name: string;
   /** Registered into a bot's registry (and the replay's). */
   module: DomainModule;
+  /**
+   * A data root the domain ships its own data in (e.g. `commerce/db.json`); bots and
+   * replay search it after the configured data root.
+   */
+  dataRoot?: string;
   /** Load the domain's scenarios from a data root (tau2 data), or from data shipped with the package. */
   loadScenarios(dataRoot: string): Promise<Scenario[]>;
   /** For dual-control domains: compute the deltas that bring each side in line with the other's writes. */
