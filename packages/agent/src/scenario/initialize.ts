@@ -151,7 +151,8 @@ export async function applyInitialization(
   if (init['db'] !== undefined && init['db'] !== null) {
     if (!isPlainObject(init['db'])) {
       errors.push(`shared_state_init 'db' must be a dict, got ${pythonTypeName(init['db'])}.`);
-    } else if (db === undefined) {
+    } else {
+      // Like the reference's shared_state.update(): an inline db replaces the current one.
       db = init['db'];
       dbSource = 'inline';
     }
