@@ -1,2 +1,3 @@
 export * from './scenario.js';
 export * from './tau2/index.js';
+export * from './commerce/index.js';

@@ -1,0 +1,62 @@
+/**
+ * The selection: the shopper's shortlist of products they are considering.
+ *
+ * @module
+ */
+import { ToolError } from '@scenaro/agent';
+import type { ToolDefinition, ToolParametersSchema } from '@scenaro/agent';
+import { addToSelection, selectionView } from './cart.js';
+import { dbOf, defineTool, PRODUCT_ID_SCHEMA } from './define-tool.js';
+import { currentUser } from './shopper.js';
+
+const PRODUCT_ARGS: ToolParametersSchema = {
+  type: 'object',
+  properties: { product_id: PRODUCT_ID_SCHEMA },
+  required: ['product_id'],
+  additionalProperties: false,
+};
+
+/** `add_to_selection`: shortlist a product. */
+export const addToSelectionTool: ToolDefinition = defineTool<{ product_id: string }>({
+  name: 'add_to_selection',
+  kind: 'write',
+  description:
+    "Add a product to the shopper's selection (their shortlist of products to consider). Not the cart.",
+  parameters: PRODUCT_ARGS,
+  execute(args, context) {
+    const db = dbOf(context);
+    const user = currentUser(db);
+    addToSelection(db, user, args.product_id);
+    return selectionView(db, user);
+  },
+});
+
+/** `remove_from_selection`: drop a product from the shortlist. */
+export const removeFromSelectionTool: ToolDefinition = defineTool<{ product_id: string }>({
+  name: 'remove_from_selection',
+  kind: 'write',
+  description: "Remove a product from the shopper's selection.",
+  parameters: PRODUCT_ARGS,
+  execute(args, context) {
+    const db = dbOf(context);
+    const user = currentUser(db);
+    const index = user.selection.product_ids.indexOf(args.product_id);
+    if (index < 0) {
+      throw new ToolError(`Product '${args.product_id}' is not in the selection.`);
+    }
+    user.selection.product_ids.splice(index, 1);
+    return selectionView(db, user);
+  },
+});
+
+/** `get_selection`: the shortlist with product summaries. */
+export const getSelectionTool: ToolDefinition = defineTool<Record<string, never>>({
+  name: 'get_selection',
+  kind: 'read',
+  description: "The shopper's selection (shortlist) with a summary of each product.",
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  execute(_args, context) {
+    const db = dbOf(context);
+    return selectionView(db, currentUser(db));
+  },
+});
