@@ -1,0 +1,173 @@
+// The built `scenaro` command, run as a child process (`npm run build` first).
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { getDictHash } from '@scenaro/agent';
+import { TestClient, pollUntil } from '../../agent/test/test-client.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const bin = join(repoRoot, 'packages/cli/bin/scenaro.js');
+const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
+if (!built) {
+  console.warn(
+    '\n*** SKIPPING packages/cli/test/cli.test.ts: packages/cli/dist is missing. Run `npm run build` first. ***\n',
+  );
+}
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const children = new Set<ChildProcess>();
+
+function run(args: string[]): Run {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, SCENARO_LOG_LEVEL: 'warn', SCENARO_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolveExit) =>
+    child.once('exit', (code) => {
+      children.delete(child);
+      resolveExit(code);
+    }),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Run to completion (bounded) and return exit code and output. */
+async function runToEnd(
+  args: string[],
+  timeoutMs = 10_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = run(args);
+  const timer = setTimeout(() => r.child.kill('SIGKILL'), timeoutMs);
+  const code = await r.exited;
+  clearTimeout(timer);
+  return { code, stdout: r.stdout(), stderr: r.stderr() };
+}
+
+const DB = {
+  users: { u1: { name: 'Ada', balance: 10.5, tags: ['a', 'b'] } },
+  notifications: [{ id: 2 }, { id: 1 }],
+  flag: true,
+  nothing: null,
+};
+const SHARDS = { flights: [{ id: 'F1', seats: 3 }], users: { u1: { name: 'Ada' } } };
+
+let tmp: string;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'scenaro-cli-'));
+  writeFileSync(join(tmp, 'db.json'), JSON.stringify(DB));
+  mkdirSync(join(tmp, 'shards'));
+  for (const [stem, value] of Object.entries(SHARDS)) {
+    writeFileSync(join(tmp, 'shards', `${stem}.json`), JSON.stringify(value));
+  }
+  writeFileSync(join(tmp, 'shards', 'notes.txt'), 'not a shard');
+  writeFileSync(join(tmp, 'broken.json'), '{"a": ');
+});
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+// Each test spawns its own process, so they run concurrently (with the test-local expect).
+describe.skipIf(!built)('scenaro (built CLI)', { concurrent: true }, () => {
+  it('serve --port 0 prints exactly one "listening on" line and accepts a connection', async ({
+    expect,
+  }) => {
+    const server = run(['serve', '--port', '0', '--data-root', tmp]);
+    try {
+      await pollUntil(
+        () => server.stdout().includes('\n') || server.child.exitCode !== null,
+        'the listening line',
+        10_000,
+      );
+      expect(server.child.exitCode, `serve exited early: ${server.stderr()}`).toBeNull();
+      const match = /^listening on (ws:\/\/127\.0\.0\.1:(\d+))\n$/.exec(server.stdout());
+      expect(match, `stdout was ${JSON.stringify(server.stdout())}`).not.toBeNull();
+      const url = (match as RegExpExecArray)[1] as string;
+      expect(Number((match as RegExpExecArray)[2])).toBeGreaterThan(0);
+
+      const client = await TestClient.ready(url);
+      try {
+        expect(await client.call('get_scenario_summary', {})).toEqual({
+          actions: [],
+          db_hash: null,
+        });
+        // db_path resolves inside --data-root.
+        expect(
+          await client.call('apply_initialization', {
+            shared_state_init: '{"db_path": "db.json"}',
+          }),
+        ).toEqual({ success: true, errors: [] });
+        expect(await client.call('get_scenario_summary', {})).toEqual({
+          actions: [],
+          db_hash: getDictHash(DB),
+        });
+      } finally {
+        await client.close();
+      }
+      expect(server.stdout().split('\n')).toEqual([`listening on ${url}`, '']);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(server.stdout()).toBe(`listening on ${url}\n`);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('serve refuses a bad --port with exit code 1', async ({ expect }) => {
+    const { code, stdout, stderr } = await runToEnd(['serve', '--port', 'abc']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/--port must be an integer from 0 to 65535, got 'abc'/);
+  });
+
+  it('hash prints the get_dict_hash digest of a JSON file', async ({ expect }) => {
+    const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'db.json')]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${getDictHash(DB)}\n`);
+  });
+
+  it('hash merges a directory of *.json shards by file stem', async ({ expect }) => {
+    const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'shards')]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${getDictHash(SHARDS)}\n`);
+    expect(stdout).not.toBe(`${getDictHash(DB)}\n`);
+  });
+
+  it('hash of a missing path fails with a clear error and exit code 1', async ({ expect }) => {
+    const missing = join(tmp, 'no', 'such.json');
+    const { code, stdout, stderr } = await runToEnd(['hash', missing]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`scenaro: no such file or directory: ${missing}\n`);
+  });
+
+  it('hash of a file that is not JSON fails with a clear error and exit code 1', async ({
+    expect,
+  }) => {
+    const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'broken.json')]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^scenaro: db file ".*broken\.json" is not valid JSON/);
+  });
+});
