@@ -54,7 +54,7 @@ const call = (
   signal?: AbortSignal,
 ) =>
   transport.performRpc({
-    destinationIdentity: 'bot',
+    destinationIdentity: 'agent',
     method: 'm',
     payload: 'p',
     responseTimeoutMs,
@@ -148,7 +148,7 @@ describe('RTVI transport (scripted client)', () => {
     const transport = createRtviTransport(client, { maxPayloadBytes: 10 });
     await expect(
       transport.performRpc({
-        destinationIdentity: 'agent',
+        destinationIdentity: 'stranger',
         method: 'm',
         payload: '',
         responseTimeoutMs: 10,
@@ -156,7 +156,7 @@ describe('RTVI transport (scripted client)', () => {
     ).rejects.toMatchObject({ code: 1401 });
     await expect(
       transport.performRpc({
-        destinationIdentity: 'bot',
+        destinationIdentity: 'agent',
         method: 'm',
         payload: 'é'.repeat(6),
         responseTimeoutMs: 10,
@@ -185,6 +185,7 @@ describe('RTVI transport (scripted client)', () => {
       method: 'echo',
       payload: 'hi',
       responseTimeoutMs: 3000,
+      callerIdentity: 'bot-7',
     });
     client.emit('serverMessage', {
       type: 'rpc-request',
@@ -196,11 +197,20 @@ describe('RTVI transport (scripted client)', () => {
     client.emit('serverMessage', { type: 'something-else' });
     client.emit('serverMessage', { type: 'rpc-request', requestId: 'r3', method: 5 });
     await vi.advanceTimersByTimeAsync(0);
+    // A caller named in a request becomes reachable.
+    const toCaller = transport.performRpc({
+      destinationIdentity: 'bot-7',
+      method: 'm',
+      payload: '',
+      responseTimeoutMs: 100,
+    });
+    client.requests[0]?.resolve({ payload: 'hello' });
+    await expect(toCaller).resolves.toBe('hello');
     expect(client.sent).toEqual([
       { t: 'rpc-ack', d: { requestId: 'r1' } },
       { t: 'rpc-ack', d: { requestId: 'r2' } },
       { t: 'rpc-response', d: { requestId: 'r3', error: expect.objectContaining({ code: 1500 }) } },
-      { t: 'rpc-response', d: { requestId: 'r1', payload: 'bot:hi:3000' } },
+      { t: 'rpc-response', d: { requestId: 'r1', payload: 'bot-7:hi:3000' } },
       {
         t: 'rpc-response',
         d: { requestId: 'r2', error: { code: 1504, message: 'Response payload too large' } },
@@ -229,7 +239,7 @@ describe('RTVI transport (scripted client)', () => {
     client.emit('botDisconnected', { id: 'bot' });
     await expect(pending).rejects.toSatisfy((e) => RpcError.isInstance(e) && e.code === 1503);
     expect(signal?.aborted).toBe(true);
-    expect(events).toEqual([{ kind: 'peer', identity: 'bot' }]);
+    expect(events).toEqual([{ kind: 'peer', identity: 'agent' }]);
     client.emit('disconnected');
     expect(events.at(-1)).toEqual({ kind: 'local', reason: 'disconnected' });
     expect(client.listenerTotal()).toBe(3);

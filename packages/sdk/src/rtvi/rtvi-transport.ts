@@ -12,7 +12,8 @@
  *   `error-response` `{error, code?, data?}`. client-js only sweeps request
  *   timeouts every 2 s, so the transport enforces `responseTimeoutMs` itself.
  *
- * There is one peer, the bot (`remoteIdentity`).
+ * There is one peer, the agent: calls go to `remoteIdentity` (or to any identity
+ * an inbound request named as its caller).
  */
 import {
   RTVI_RPC_MESSAGES,
@@ -59,7 +60,7 @@ export interface RtviClientLike {
 export interface RtviTransportOptions {
   /** This side's identity. @default 'user' */
   localIdentity?: string;
-  /** The bot's identity (the only peer). @default 'bot' */
+  /** The agent's identity (the only peer). @default 'agent' */
   remoteIdentity?: string;
   /**
    * Payload limit. @default 524288 (half of the 1 MiB RTVI message cap, leaving
@@ -91,12 +92,13 @@ export class RtviTransport implements RpcTransport {
   private readonly running = new Set<AbortController>();
   private readonly pending = new Set<PendingCall>();
   private readonly listeners = new Set<RpcDisconnectListener>();
+  private readonly knownCallers = new Set<string>();
   private attached = false;
 
   constructor(client: RtviClientLike, options: RtviTransportOptions = {}) {
     this.client = client;
     this.localIdentity = options.localIdentity ?? 'user';
-    this.remoteIdentity = options.remoteIdentity ?? 'bot';
+    this.remoteIdentity = options.remoteIdentity ?? 'agent';
     this.maxPayloadBytes = options.maxPayloadBytes ?? RTVI_DEFAULT_MAX_PAYLOAD_BYTES;
     this.timers = options.timers ?? defaultTimers;
     this.logger = options.logger ?? silentLogger;
@@ -144,7 +146,10 @@ export class RtviTransport implements RpcTransport {
   performRpc(params: PerformRpcParams): Promise<string> {
     const { destinationIdentity, method, payload, responseTimeoutMs, signal } = params;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (destinationIdentity !== this.remoteIdentity) {
+    if (
+      destinationIdentity !== this.remoteIdentity &&
+      !this.knownCallers.has(destinationIdentity)
+    ) {
       return Promise.reject(
         RpcError.builtIn(
           'RECIPIENT_NOT_FOUND',
@@ -240,6 +245,7 @@ export class RtviTransport implements RpcTransport {
 
   private async handleRequest(request: RtviRpcRequest): Promise<void> {
     const { requestId, method } = request;
+    if (request.callerIdentity !== undefined) this.knownCallers.add(request.callerIdentity);
     this.send(RTVI_RPC_MESSAGES.ACK, { requestId } satisfies RtviRpcAckData);
     const handler = this.handlers.get(method);
     if (!handler) {
