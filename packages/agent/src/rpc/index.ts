@@ -1,0 +1,4 @@
+/**
+ * Agent-side frontend tool RPC, transport-agnostic.
+ */
+export * from './frontend-tool-caller.js';
