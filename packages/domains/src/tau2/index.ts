@@ -30,7 +30,11 @@ export {
   calculateExpression,
 } from './common/generic-tools.js';
 export { AGENT_ADDITIONAL_NOTES } from './common/prompts.js';
-export { TAU2_MAX_DURATION_SECONDS, loadVoiceBaseTasks, renderUserScenario } from './common/task-loader.js';
+export {
+  TAU2_MAX_DURATION_SECONDS,
+  loadVoiceBaseTasks,
+  renderUserScenario,
+} from './common/task-loader.js';
 export type { Tau2Task } from './common/task-loader.js';
 export { pyRound } from './common/python-compat.js';
 export { registerEvalDomains } from './register.js';
@@ -40,4 +44,9 @@ export { registerEvalDomains } from './register.js';
  * variant. The two telecom entries share one module; register with
  * {@link registerEvalDomains}, which registers each module once.
  */
-export const tau2Domains: readonly EvalDomain[] = [tau2Airline, tau2Retail, tau2Telecom, tau2TelecomWorkflow];
+export const tau2Domains: readonly EvalDomain[] = [
+  tau2Airline,
+  tau2Retail,
+  tau2Telecom,
+  tau2TelecomWorkflow,
+];

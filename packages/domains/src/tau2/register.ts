@@ -12,7 +12,10 @@ import type { EvalDomain } from '../scenario.js';
  * object once (both telecom variants carry the same module). Returns the
  * registry.
  */
-export function registerEvalDomains(registry: DomainRegistry, domains: readonly EvalDomain[]): DomainRegistry {
+export function registerEvalDomains(
+  registry: DomainRegistry,
+  domains: readonly EvalDomain[],
+): DomainRegistry {
   const seen = new Set<DomainModule>();
   for (const domain of domains) {
     if (seen.has(domain.module)) continue;

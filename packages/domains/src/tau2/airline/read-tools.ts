@@ -35,15 +35,20 @@ const AIRPORTS: readonly { iata: string; city: string }[] = [
 
 const userIdParam = stringParam("The user's id, for example 'sara_doe_496'.");
 const reservationIdParam = stringParam("The six-character reservation id, for example '8JX2WO'.");
-const originParam = stringParam("Three-letter IATA code of the departure airport, for example 'JFK'.");
-const destinationParam = stringParam("Three-letter IATA code of the arrival airport, for example 'LAX'.");
+const originParam = stringParam(
+  "Three-letter IATA code of the departure airport, for example 'JFK'.",
+);
+const destinationParam = stringParam(
+  "Three-letter IATA code of the arrival airport, for example 'LAX'.",
+);
 const dateParam = stringParam("Travel date as 'YYYY-MM-DD', for example '2024-05-01'.");
 
 export const getUserDetails: ToolDefinition<{ user_id: string }> = {
   name: 'get_user_details',
   aliases: ['GetUserDetailsTool'],
   kind: 'read',
-  description: "Look up a user's profile: name, address, saved passengers, payment methods and reservation ids.",
+  description:
+    "Look up a user's profile: name, address, saved passengers, payment methods and reservation ids.",
   parameters: toolParameters({ user_id: userIdParam }),
   execute: ({ user_id }, context) => snapshot(getUser(sessionDb<AirlineDb>(context), user_id)),
 };
@@ -52,7 +57,8 @@ export const getReservationDetails: ToolDefinition<{ reservation_id: string }> =
   name: 'get_reservation_details',
   aliases: ['GetReservationDetailsTool'],
   kind: 'read',
-  description: 'Look up a reservation: flights, passengers, cabin, baggage, insurance and payment history.',
+  description:
+    'Look up a reservation: flights, passengers, cabin, baggage, insurance and payment history.',
   parameters: toolParameters({ reservation_id: reservationIdParam }),
   execute: ({ reservation_id }, context) =>
     snapshot(getReservation(sessionDb<AirlineDb>(context), reservation_id)),
@@ -67,31 +73,50 @@ export const listAllAirports: ToolDefinition<Record<string, never>> = {
   execute: () => AIRPORTS.map((a) => ({ ...a })),
 };
 
-export const searchDirectFlight: ToolDefinition<{ origin: string; destination: string; date: string }> = {
+export const searchDirectFlight: ToolDefinition<{
+  origin: string;
+  destination: string;
+  date: string;
+}> = {
   name: 'search_direct_flight',
   aliases: ['SearchDirectFlightTool'],
   kind: 'read',
-  description: 'Find nonstop flights between two airports on a date, with seats left and prices per cabin.',
-  parameters: toolParameters({ origin: originParam, destination: destinationParam, date: dateParam }),
+  description:
+    'Find nonstop flights between two airports on a date, with seats left and prices per cabin.',
+  parameters: toolParameters({
+    origin: originParam,
+    destination: destinationParam,
+    date: dateParam,
+  }),
   execute: ({ origin, destination, date }, context) =>
     searchDirectFlights(sessionDb<AirlineDb>(context), date, origin, destination),
 };
 
-export const searchOnestopFlight: ToolDefinition<{ origin: string; destination: string; date: string }> = {
+export const searchOnestopFlight: ToolDefinition<{
+  origin: string;
+  destination: string;
+  date: string;
+}> = {
   name: 'search_onestop_flight',
   aliases: ['SearchOnestopFlightTool'],
   kind: 'read',
   description:
     'Find one-stop connections between two airports on a date. Each result is a pair of legs, ' +
     'each with its own date, seats left and prices per cabin.',
-  parameters: toolParameters({ origin: originParam, destination: destinationParam, date: dateParam }),
+  parameters: toolParameters({
+    origin: originParam,
+    destination: destinationParam,
+    date: dateParam,
+  }),
   execute: ({ origin, destination, date }, context) => {
     const db = sessionDb<AirlineDb>(context);
     const results: [DirectFlight, DirectFlight][] = [];
     for (const first of searchDirectFlights(db, date, origin, undefined)) {
       first.date = date;
       // tau2 assumes May 2024 and does not zero-pad the day of an overnight second leg.
-      const date2 = first.scheduled_arrival_time_est.includes('+1') ? `2024-05-${pyInt(date.slice(-2)) + 1}` : date;
+      const date2 = first.scheduled_arrival_time_est.includes('+1')
+        ? `2024-05-${pyInt(date.slice(-2)) + 1}`
+        : date;
       for (const second of searchDirectFlights(
         db,
         date2,
@@ -119,7 +144,8 @@ export const getFlightStatus: ToolDefinition<{ flight_number: string; date: stri
   name: 'get_flight_status',
   aliases: ['GetFlightStatusTool'],
   kind: 'read',
-  description: "The status of a flight on a date: 'available', 'on time', 'delayed', 'flying', 'landed' or 'cancelled'.",
+  description:
+    "The status of a flight on a date: 'available', 'on time', 'delayed', 'flying', 'landed' or 'cancelled'.",
   parameters: toolParameters({
     flight_number: stringParam("The flight number, for example 'HAT001'."),
     date: dateParam,

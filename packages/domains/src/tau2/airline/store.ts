@@ -6,7 +6,14 @@
  */
 import { ToolError } from '@scenaro/agent';
 import { lookup } from '../common/tool-kit.js';
-import type { AirlineDb, Flight, FlightDateStatus, Payment, Reservation, User } from './db-types.js';
+import type {
+  AirlineDb,
+  Flight,
+  FlightDateStatus,
+  Payment,
+  Reservation,
+  User,
+} from './db-types.js';
 
 /** tau2's fixed clock for the airline domain. */
 export const AIRLINE_NOW = '2024-05-15T15:00:00';
@@ -33,7 +40,11 @@ export function getFlight(db: AirlineDb, flightNumber: string): Flight {
   return flight;
 }
 
-export function getFlightInstance(db: AirlineDb, flightNumber: string, date: string): FlightDateStatus {
+export function getFlightInstance(
+  db: AirlineDb,
+  flightNumber: string,
+  date: string,
+): FlightDateStatus {
   const flight = getFlight(db, flightNumber);
   const instance = lookup(flight.dates, date);
   if (!instance) throw new ToolError(`Flight ${flightNumber} not found on date ${date}`);
@@ -95,10 +106,15 @@ export function searchDirectFlights(
  * tau2's `_payment_for_update`: check the payment method, deduct a gift card,
  * and return the payment line to append (none when the total is zero).
  */
-export function paymentForUpdate(user: User, paymentId: string, totalPrice: number): Payment | undefined {
+export function paymentForUpdate(
+  user: User,
+  paymentId: string,
+  totalPrice: number,
+): Payment | undefined {
   const method = lookup(user.payment_methods, paymentId);
   if (!method) throw new ToolError('Payment method not found');
-  if (method.source === 'certificate') throw new ToolError('Certificate cannot be used to update reservation');
+  if (method.source === 'certificate')
+    throw new ToolError('Certificate cannot be used to update reservation');
   if (method.source === 'gift_card' && (method.amount ?? 0) < totalPrice) {
     throw new ToolError('Gift card balance is not enough');
   }

@@ -19,7 +19,13 @@ import {
   toolParameters,
 } from '../common/tool-kit.js';
 import { CABIN_CLASSES } from './db-types.js';
-import type { AirlineDb, FlightDateStatus, Passenger, Payment, ReservationFlight } from './db-types.js';
+import type {
+  AirlineDb,
+  FlightDateStatus,
+  Passenger,
+  Payment,
+  ReservationFlight,
+} from './db-types.js';
 import {
   AIRLINE_NOW,
   NEW_PAYMENT_IDS,
@@ -93,9 +99,15 @@ export const bookReservation: ToolDefinition<BookArgs> = {
     user_id: stringParam("The id of the user booking, for example 'sara_doe_496'."),
     origin: stringParam("IATA code of the trip origin, for example 'SFO'."),
     destination: stringParam("IATA code of the trip destination, for example 'JFK'."),
-    flight_type: enumParam(['one_way', 'round_trip'], 'Whether the trip is one way or a round trip.'),
+    flight_type: enumParam(
+      ['one_way', 'round_trip'],
+      'Whether the trip is one way or a round trip.',
+    ),
     cabin: enumParam(CABIN_CLASSES, 'Cabin class for every flight of the reservation.'),
-    flights: arrayParam(flightInfoItem, 'Every flight of the trip, each with its flight number and date.'),
+    flights: arrayParam(
+      flightInfoItem,
+      'Every flight of the trip, each with its flight number and date.',
+    ),
     passengers: arrayParam(passengerItem, 'Every passenger travelling.'),
     payment_methods: arrayParam(
       itemSchema(
@@ -116,7 +128,10 @@ export const bookReservation: ToolDefinition<BookArgs> = {
     const user = getUser(db, args.user_id);
     const reservationId = newReservationId(db);
     const passengers = passengersOf(args.passengers);
-    const payments: Payment[] = args.payment_methods.map((p) => ({ payment_id: p.payment_id, amount: p.amount }));
+    const payments: Payment[] = args.payment_methods.map((p) => ({
+      payment_id: p.payment_id,
+      amount: p.amount,
+    }));
 
     let totalPrice = 0;
     const reservationFlights: ReservationFlight[] = [];
@@ -144,7 +159,10 @@ export const bookReservation: ToolDefinition<BookArgs> = {
     for (const payment of payments) {
       const method = lookup(user.payment_methods, payment.payment_id);
       if (!method) throw new ToolError(`Payment method ${payment.payment_id} not found`);
-      if ((method.source === 'gift_card' || method.source === 'certificate') && (method.amount ?? 0) < payment.amount) {
+      if (
+        (method.source === 'gift_card' || method.source === 'certificate') &&
+        (method.amount ?? 0) < payment.amount
+      ) {
         throw new ToolError(`Not enough balance in payment method ${payment.payment_id}`);
       }
     }
@@ -195,7 +213,10 @@ export const cancelReservation: ToolDefinition<{ reservation_id: string }> = {
   parameters: toolParameters({ reservation_id: reservationIdParam }),
   execute: ({ reservation_id }, context) => {
     const reservation = getReservation(sessionDb<AirlineDb>(context), reservation_id);
-    const refunds = reservation.payment_history.map((p) => ({ payment_id: p.payment_id, amount: -p.amount }));
+    const refunds = reservation.payment_history.map((p) => ({
+      payment_id: p.payment_id,
+      amount: -p.amount,
+    }));
     reservation.payment_history.push(...refunds);
     reservation.status = 'cancelled';
     // tau2 does not release the seats of a cancelled reservation.
@@ -207,7 +228,8 @@ export const sendCertificate: ToolDefinition<{ user_id: string; amount: number }
   name: 'send_certificate',
   aliases: ['SendCertificateTool'],
   kind: 'write',
-  description: "Add a travel certificate worth `amount` dollars to a user's payment methods, as compensation.",
+  description:
+    "Add a travel certificate worth `amount` dollars to a user's payment methods, as compensation.",
   parameters: toolParameters({
     user_id: stringParam("The id of the user, for example 'sara_doe_496'."),
     amount: integerParam('Certificate value in dollars.'),
@@ -224,7 +246,12 @@ export const sendCertificate: ToolDefinition<{ user_id: string; amount: number }
   },
 };
 
-type BaggageArgs = { reservation_id: string; total_baggages: number; nonfree_baggages: number; payment_id: string };
+type BaggageArgs = {
+  reservation_id: string;
+  total_baggages: number;
+  nonfree_baggages: number;
+  payment_id: string;
+};
 
 export const updateReservationBaggages: ToolDefinition<BaggageArgs> = {
   name: 'update_reservation_baggages',
@@ -252,7 +279,12 @@ export const updateReservationBaggages: ToolDefinition<BaggageArgs> = {
   },
 };
 
-type FlightsArgs = { reservation_id: string; cabin: string; flights: FlightInfo[]; payment_id: string };
+type FlightsArgs = {
+  reservation_id: string;
+  cabin: string;
+  flights: FlightInfo[];
+  payment_id: string;
+};
 
 export const updateReservationFlights: ToolDefinition<FlightsArgs> = {
   name: 'update_reservation_flights',
@@ -265,7 +297,10 @@ export const updateReservationFlights: ToolDefinition<FlightsArgs> = {
   parameters: toolParameters({
     reservation_id: reservationIdParam,
     cabin: enumParam(CABIN_CLASSES, 'Cabin class of the whole reservation after the change.'),
-    flights: arrayParam(flightInfoItem, 'Every flight of the new itinerary, unchanged ones included.'),
+    flights: arrayParam(
+      flightInfoItem,
+      'Every flight of the new itinerary, unchanged ones included.',
+    ),
     payment_id: paymentIdParam,
   }),
   execute: (args, context) => {
@@ -278,7 +313,10 @@ export const updateReservationFlights: ToolDefinition<FlightsArgs> = {
     const newFlights: ReservationFlight[] = [];
     for (const info of args.flights) {
       const kept = reservation.flights.find(
-        (f) => f.flight_number === info.flight_number && f.date === info.date && args.cabin === reservation.cabin,
+        (f) =>
+          f.flight_number === info.flight_number &&
+          f.date === info.date &&
+          args.cabin === reservation.cabin,
       );
       if (kept) {
         totalPrice += kept.price * travellers;
@@ -311,7 +349,10 @@ export const updateReservationFlights: ToolDefinition<FlightsArgs> = {
   },
 };
 
-export const updateReservationPassengers: ToolDefinition<{ reservation_id: string; passengers: Passenger[] }> = {
+export const updateReservationPassengers: ToolDefinition<{
+  reservation_id: string;
+  passengers: Passenger[];
+}> = {
   name: 'update_reservation_passengers',
   aliases: ['UpdateReservationPassengersTool'],
   kind: 'write',

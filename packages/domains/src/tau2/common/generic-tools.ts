@@ -43,7 +43,9 @@ export function createCalculateTool(): ToolDefinition<{ expression: string }> {
       'Evaluate an arithmetic expression and return the result rounded to two decimals. ' +
       'Only digits, + - * /, parentheses, dots and spaces are allowed.',
     parameters: toolParameters({
-      expression: stringParam("The expression to evaluate, for example '2 + 2' or '(120 - 35.5) * 2'."),
+      expression: stringParam(
+        "The expression to evaluate, for example '2 + 2' or '(120 - 35.5) * 2'.",
+      ),
     }),
     execute: ({ expression }) => calculateExpression(expression),
   };
@@ -53,7 +55,9 @@ export function createCalculateTool(): ToolDefinition<{ expression: string }> {
  * `transfer_to_human_agents`: recorded as an action (with the result the
  * reference harness records for the domain) and it ends the conversation.
  */
-export function createTransferTool(recordedResult: JsonObject): ToolDefinition<{ summary: string }> {
+export function createTransferTool(
+  recordedResult: JsonObject,
+): ToolDefinition<{ summary: string }> {
   return {
     name: 'transfer_to_human_agents',
     aliases: ['TransferToHumanAgentsTool'],

@@ -83,13 +83,14 @@ const MAX_INT_BITS = 1_000_000;
 function toFloat(v: PyValue): number {
   if (v.kind === 'float') return v.value;
   const n = Number(v.value);
-  if (!Number.isFinite(n)) throw new PythonError('OverflowError', 'int too large to convert to float');
+  if (!Number.isFinite(n))
+    throw new PythonError('OverflowError', 'int too large to convert to float');
   return n;
 }
 
 function floorDivBig(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 function binary(op: string, a: PyValue, b: PyValue): PyValue {
@@ -105,7 +106,8 @@ function binary(op: string, a: PyValue, b: PyValue): PyValue {
         if (b.value === 0n) throw new PythonError('ZeroDivisionError', 'division by zero');
         return { kind: 'float', value: toFloat(a) / toFloat(b) };
       case '//':
-        if (b.value === 0n) throw new PythonError('ZeroDivisionError', 'integer division or modulo by zero');
+        if (b.value === 0n)
+          throw new PythonError('ZeroDivisionError', 'integer division or modulo by zero');
         return { kind: 'int', value: floorDivBig(a.value, b.value) };
       case '**': {
         if (b.value < 0n) {
@@ -114,7 +116,8 @@ function binary(op: string, a: PyValue, b: PyValue): PyValue {
           }
           return { kind: 'float', value: toFloat(a) ** toFloat(b) };
         }
-        const bits = a.value === 0n || a.value === 1n || a.value === -1n ? 1 : a.value.toString(2).length;
+        const bits =
+          a.value === 0n || a.value === 1n || a.value === -1n ? 1 : a.value.toString(2).length;
         if (bits * Number(b.value) > MAX_INT_BITS) {
           throw new PythonError('OverflowError', 'int too large to convert to float');
         }
@@ -144,11 +147,14 @@ function binary(op: string, a: PyValue, b: PyValue): PyValue {
       }
       if (x < 0 && !Number.isInteger(y)) {
         // Python returns a complex number here, which `float()` then refuses.
-        throw new PythonError('TypeError', "float() argument must be a string or a real number, not 'complex'");
+        throw new PythonError(
+          'TypeError',
+          "float() argument must be a string or a real number, not 'complex'",
+        );
       }
       const r = x ** y;
       if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) {
-        throw new PythonError('OverflowError', '(34, \'Numerical result out of range\')');
+        throw new PythonError('OverflowError', "(34, 'Numerical result out of range')");
       }
       return { kind: 'float', value: r };
     }
@@ -178,7 +184,11 @@ class Parser {
   // expr: term (('+' | '-') term)*
   private expr(): PyValue | 'tuple' {
     let left = this.term();
-    for (let t = this.peek(); t.type === 'op' && (t.text === '+' || t.text === '-'); t = this.peek()) {
+    for (
+      let t = this.peek();
+      t.type === 'op' && (t.text === '+' || t.text === '-');
+      t = this.peek()
+    ) {
       this.next();
       left = this.apply(t.text, left, this.term());
     }
@@ -209,7 +219,9 @@ class Parser {
         throw new PythonError('TypeError', `bad operand type for unary ${t.text}: 'tuple'`);
       }
       if (t.text === '+') return operand;
-      return operand.kind === 'int' ? { kind: 'int', value: -operand.value } : { kind: 'float', value: -operand.value };
+      return operand.kind === 'int'
+        ? { kind: 'int', value: -operand.value }
+        : { kind: 'float', value: -operand.value };
     }
     return this.power();
   }
@@ -246,7 +258,10 @@ class Parser {
       const symbol = op === '**' ? '** or pow()' : op;
       const left = a === 'tuple' ? 'tuple' : a.kind;
       const right = b === 'tuple' ? 'tuple' : b.kind;
-      throw new PythonError('TypeError', `unsupported operand type(s) for ${symbol}: '${left}' and '${right}'`);
+      throw new PythonError(
+        'TypeError',
+        `unsupported operand type(s) for ${symbol}: '${left}' and '${right}'`,
+      );
     }
     return binary(op, a, b);
   }
@@ -259,7 +274,10 @@ class Parser {
 export function evaluatePythonArithmetic(expression: string): number {
   const result = new Parser(tokenize(expression)).parse();
   if (result === 'tuple') {
-    throw new PythonError('TypeError', "float() argument must be a string or a real number, not 'tuple'");
+    throw new PythonError(
+      'TypeError',
+      "float() argument must be a string or a real number, not 'tuple'",
+    );
   }
   return toFloat(result);
 }

@@ -37,12 +37,24 @@ export type Tau2EnvFunctionCall = {
 /** One task of a tau2 `tasks.json` (the fields the port uses). */
 export type Tau2Task = {
   id: string;
-  description?: { purpose?: string | null; relevant_policies?: string | null; notes?: string | null } | null;
+  description?: {
+    purpose?: string | null;
+    relevant_policies?: string | null;
+    notes?: string | null;
+  } | null;
   user_scenario: { persona?: string | null; instructions: string | Tau2StructuredInstructions };
   initial_state?: { initialization_actions?: Tau2EnvFunctionCall[] | null } | null;
   evaluation_criteria?: {
-    actions?: { action_id?: string; requestor?: 'user' | 'assistant'; name: string; arguments?: JsonObject }[] | null;
-    env_assertions?: (Tau2EnvFunctionCall & { assert_value: unknown; message?: string | null })[] | null;
+    actions?:
+      | {
+          action_id?: string;
+          requestor?: 'user' | 'assistant';
+          name: string;
+          arguments?: JsonObject;
+        }[]
+      | null;
+    env_assertions?:
+      (Tau2EnvFunctionCall & { assert_value: unknown; message?: string | null })[] | null;
     nl_assertions?: string[] | null;
   } | null;
 };
@@ -55,7 +67,11 @@ async function readJson<T>(file: string): Promise<T> {
 }
 
 /** Read a data-root text file (a policy). */
-export async function readDataText(dataRoot: string, folder: string, file: string): Promise<string> {
+export async function readDataText(
+  dataRoot: string,
+  folder: string,
+  file: string,
+): Promise<string> {
   return readFile(path.join(dataRoot, folder, file), 'utf8');
 }
 
@@ -117,6 +133,11 @@ export interface ScenarioBuildOptions {
   successSignals: (task: Tau2Task) => SuccessSignal[];
   /** Where the task came from, for messages. */
   source: string;
+  /**
+   * Whether the task's `nl_assertions` are carried (the reference harness
+   * passes them on for retail and telecom, not for airline). Default true.
+   */
+  includeNlAssertions?: boolean;
 }
 
 /** Convert one tau2 task into a scenario. */
@@ -125,7 +146,11 @@ export function taskToScenario(task: Tau2Task, options: ScenarioBuildOptions): S
   const userInstructions = renderUserScenario(task.user_scenario);
   const initializationActions: SidedInitializationAction[] = (
     task.initial_state?.initialization_actions ?? []
-  ).map((a) => ({ func_name: a.func_name, arguments: structuredClone(a.arguments ?? {}), side: sideOf(a.env_type) }));
+  ).map((a) => ({
+    func_name: a.func_name,
+    arguments: structuredClone(a.arguments ?? {}),
+    side: sideOf(a.env_type),
+  }));
   const referenceActions: SidedActionRecord[] = (criteria.actions ?? []).map((a) => ({
     action_type: a.name,
     name: a.name,
@@ -154,7 +179,7 @@ export function taskToScenario(task: Tau2Task, options: ScenarioBuildOptions): S
     initializationActions,
     referenceActions,
     dbStateAssertions,
-    nlAssertions: [...(criteria.nl_assertions ?? [])],
+    nlAssertions: options.includeNlAssertions === false ? [] : [...(criteria.nl_assertions ?? [])],
   };
   const purpose = task.description?.purpose;
   if (purpose) scenario.description = purpose;

@@ -54,7 +54,8 @@ export function toolParameters(
 }
 
 /** The message a tool gives when the session has no db (no `apply_initialization` yet). */
-export const DB_NOT_LOADED = 'Scenario database not loaded. Send apply_initialization with a db_path first.';
+export const DB_NOT_LOADED =
+  'Scenario database not loaded. Send apply_initialization with a db_path first.';
 
 /** The session db viewed as `T`; throws a {@link ToolError} when none is loaded. */
 export function sessionDb<T>(context: ToolContext): T {

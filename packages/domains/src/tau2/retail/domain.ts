@@ -5,9 +5,18 @@
  */
 import type { DomainModule, ToolDefinition } from '@scenaro/agent';
 import type { EvalDomain, Scenario, SuccessSignal } from '../../scenario.js';
-import { createCalculateTool, createEndConversationTool, createTransferTool } from '../common/generic-tools.js';
+import {
+  createCalculateTool,
+  createEndConversationTool,
+  createTransferTool,
+} from '../common/generic-tools.js';
 import { agentPrompt, userPrompt } from '../common/prompts.js';
-import { loadVoiceBaseTasks, readDataText, taskToScenario, toolMap } from '../common/task-loader.js';
+import {
+  loadVoiceBaseTasks,
+  readDataText,
+  taskToScenario,
+  toolMap,
+} from '../common/task-loader.js';
 import {
   findUserIdByEmail,
   findUserIdByNameZip,

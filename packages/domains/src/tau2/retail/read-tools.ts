@@ -11,7 +11,11 @@ import { getItem, getOrder, getProduct, getUser } from './store.js';
 
 const orderIdParam = stringParam("The order id, which starts with '#', for example '#W0000000'.");
 
-export const findUserIdByNameZip: ToolDefinition<{ first_name: string; last_name: string; zip: string }> = {
+export const findUserIdByNameZip: ToolDefinition<{
+  first_name: string;
+  last_name: string;
+  zip: string;
+}> = {
   name: 'find_user_id_by_name_zip',
   aliases: ['FindUserIdByNameZipTool'],
   kind: 'read',
@@ -43,7 +47,9 @@ export const findUserIdByEmail: ToolDefinition<{ email: string }> = {
   aliases: ['FindUserIdByEmailTool'],
   kind: 'read',
   description: "Find a customer's user id from their email address.",
-  parameters: toolParameters({ email: stringParam("The customer's email, for example 'someone@example.com'.") }),
+  parameters: toolParameters({
+    email: stringParam("The customer's email, for example 'someone@example.com'."),
+  }),
   execute: ({ email }, context) => {
     const db = sessionDb<RetailDb>(context);
     for (const [userId, user] of Object.entries(db.users)) {
@@ -57,7 +63,8 @@ export const getOrderDetails: ToolDefinition<{ order_id: string }> = {
   name: 'get_order_details',
   aliases: ['GetOrderDetailsTool'],
   kind: 'read',
-  description: 'Look up an order: status, items with prices and options, address, fulfillments and payments.',
+  description:
+    'Look up an order: status, items with prices and options, address, fulfillments and payments.',
   parameters: toolParameters({ order_id: orderIdParam }),
   execute: ({ order_id }, context) => snapshot(getOrder(sessionDb<RetailDb>(context), order_id)),
 };
@@ -69,15 +76,19 @@ export const getProductDetails: ToolDefinition<{ product_id: string }> = {
   description:
     'Look up a product type and all of its items (variants) with their options, price and availability. ' +
     'A product id is not an item id.',
-  parameters: toolParameters({ product_id: stringParam("The product id, for example '6086499569'.") }),
-  execute: ({ product_id }, context) => snapshot(getProduct(sessionDb<RetailDb>(context), product_id)),
+  parameters: toolParameters({
+    product_id: stringParam("The product id, for example '6086499569'."),
+  }),
+  execute: ({ product_id }, context) =>
+    snapshot(getProduct(sessionDb<RetailDb>(context), product_id)),
 };
 
 export const getItemDetails: ToolDefinition<{ item_id: string }> = {
   name: 'get_item_details',
   aliases: ['GetItemDetailsTool'],
   kind: 'read',
-  description: 'Look up one item (a product variant): options, price and availability. An item id is not a product id.',
+  description:
+    'Look up one item (a product variant): options, price and availability. An item id is not a product id.',
   parameters: toolParameters({ item_id: stringParam("The item id, for example '1008292230'.") }),
   execute: ({ item_id }, context) => snapshot(getItem(sessionDb<RetailDb>(context), item_id)),
 };
@@ -102,7 +113,8 @@ export const listAllProductTypes: ToolDefinition<Record<string, never>> = {
   execute: (_args, context) => {
     const db = sessionDb<RetailDb>(context);
     const byName: Record<string, string> = {};
-    for (const product of Object.values(db.products)) assign(byName, product.name, product.product_id);
+    for (const product of Object.values(db.products))
+      assign(byName, product.name, product.product_id);
     return pythonJsonDumps(byName);
   },
 };

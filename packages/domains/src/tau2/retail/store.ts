@@ -40,7 +40,11 @@ export function getVariant(db: RetailDb, productId: string, variantId: string): 
   return variant;
 }
 
-export function getPaymentMethod(db: RetailDb, userId: string, paymentMethodId: string): PaymentMethod {
+export function getPaymentMethod(
+  db: RetailDb,
+  userId: string,
+  paymentMethodId: string,
+): PaymentMethod {
   const method = lookup(getUser(db, userId).payment_methods, paymentMethodId);
   if (!method) throw new ToolError('Payment method not found');
   return method;

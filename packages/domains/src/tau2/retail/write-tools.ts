@@ -10,7 +10,14 @@ import type { ToolDefinition } from '@scenaro/agent';
 import { pyRound, pySortedStrings } from '../common/python-compat.js';
 import { arrayParam, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
 import type { Address, OrderPayment, RetailDb, Variant } from './db-types.js';
-import { getOrder, getPaymentMethod, getUser, getVariant, isPendingOrder, missingItem } from './store.js';
+import {
+  getOrder,
+  getPaymentMethod,
+  getUser,
+  getVariant,
+  isPendingOrder,
+  missingItem,
+} from './store.js';
 
 const orderIdParam = stringParam("The order id, which starts with '#', for example '#W0000000'.");
 const paymentMethodIdParam = stringParam(
@@ -53,19 +60,29 @@ export const cancelPendingOrder: ToolDefinition<{ order_id: string; reason: stri
     'gift card, otherwise within 5-7 business days. Processed or delivered orders cannot be cancelled.',
   parameters: toolParameters({
     order_id: orderIdParam,
-    reason: stringParam("Why the order is cancelled: either 'no longer needed' or 'ordered by mistake'."),
+    reason: stringParam(
+      "Why the order is cancelled: either 'no longer needed' or 'ordered by mistake'.",
+    ),
   }),
   execute: ({ order_id, reason }, context) => {
     const db = sessionDb<RetailDb>(context);
     const order = getOrder(db, order_id);
     if (order.status !== 'pending') throw new ToolError('Non-pending order cannot be cancelled');
-    if (reason !== 'no longer needed' && reason !== 'ordered by mistake') throw new ToolError('Invalid reason');
+    if (reason !== 'no longer needed' && reason !== 'ordered by mistake')
+      throw new ToolError('Invalid reason');
     // Resolve every payment method before changing anything.
-    const methods = order.payment_history.map((p) => getPaymentMethod(db, order.user_id, p.payment_method_id));
+    const methods = order.payment_history.map((p) =>
+      getPaymentMethod(db, order.user_id, p.payment_method_id),
+    );
     const refunds: OrderPayment[] = order.payment_history.map((p, i) => {
       const method = methods[i];
-      if (method?.source === 'gift_card') method.balance = pyRound((method.balance ?? 0) + p.amount, 2);
-      return { transaction_type: 'refund', amount: p.amount, payment_method_id: p.payment_method_id };
+      if (method?.source === 'gift_card')
+        method.balance = pyRound((method.balance ?? 0) + p.amount, 2);
+      return {
+        transaction_type: 'refund',
+        amount: p.amount,
+        payment_method_id: p.payment_method_id,
+      };
     });
     order.status = 'cancelled';
     order.cancel_reason = reason;
@@ -74,7 +91,12 @@ export const cancelPendingOrder: ToolDefinition<{ order_id: string; reason: stri
   },
 };
 
-type ItemsArgs = { order_id: string; item_ids: string[]; new_item_ids: string[]; payment_method_id: string };
+type ItemsArgs = {
+  order_id: string;
+  item_ids: string[];
+  new_item_ids: string[];
+  payment_method_id: string;
+};
 
 export const exchangeDeliveredOrderItems: ToolDefinition<ItemsArgs> = {
   name: 'exchange_delivered_order_items',
@@ -86,13 +108,16 @@ export const exchangeDeliveredOrderItems: ToolDefinition<ItemsArgs> = {
   parameters: toolParameters({
     order_id: orderIdParam,
     item_ids: itemIdsParam('to exchange'),
-    new_item_ids: itemIdsParam('to receive, each matching the item at the same position and of the same product'),
+    new_item_ids: itemIdsParam(
+      'to receive, each matching the item at the same position and of the same product',
+    ),
     payment_method_id: paymentMethodIdParam,
   }),
   execute: (args, context) => {
     const db = sessionDb<RetailDb>(context);
     const order = getOrder(db, args.order_id);
-    if (order.status !== 'delivered') throw new ToolError('Non-delivered order cannot be exchanged');
+    if (order.status !== 'delivered')
+      throw new ToolError('Non-delivered order cannot be exchanged');
     const missing = missingItem(order, args.item_ids);
     if (missing !== undefined) throw new ToolError(`Number of ${missing} not found.`);
     if (args.item_ids.length !== args.new_item_ids.length) {
@@ -125,7 +150,8 @@ export const modifyPendingOrderAddress: ToolDefinition<AddressArgs & { order_id:
   name: 'modify_pending_order_address',
   aliases: ['ModifyPendingOrderAddressTool'],
   kind: 'write',
-  description: 'Change the shipping address of a pending order, after the customer explicitly confirms.',
+  description:
+    'Change the shipping address of a pending order, after the customer explicitly confirms.',
   parameters: toolParameters({ order_id: orderIdParam, ...addressParams }),
   execute: (args, context) => {
     const order = getOrder(sessionDb<RetailDb>(context), args.order_id);
@@ -145,7 +171,9 @@ export const modifyPendingOrderItems: ToolDefinition<ItemsArgs> = {
   parameters: toolParameters({
     order_id: orderIdParam,
     item_ids: itemIdsParam('to replace'),
-    new_item_ids: itemIdsParam('to put in their place, each matching the item at the same position and of the same product'),
+    new_item_ids: itemIdsParam(
+      'to put in their place, each matching the item at the same position and of the same product',
+    ),
     payment_method_id: paymentMethodIdParam,
   }),
   execute: (args, context) => {
@@ -161,7 +189,8 @@ export const modifyPendingOrderItems: ToolDefinition<ItemsArgs> = {
     const variants: Variant[] = [];
     args.item_ids.forEach((itemId, i) => {
       const newItemId = args.new_item_ids[i] as string;
-      if (itemId === newItemId) throw new ToolError('The new item id should be different from the old item id');
+      if (itemId === newItemId)
+        throw new ToolError('The new item id should be different from the old item id');
       const item = order.items.find((it) => it.item_id === itemId);
       if (!item) throw new ToolError(`Item ${itemId} not found`);
       const variant = getVariant(db, item.product_id, newItemId);
@@ -195,7 +224,10 @@ export const modifyPendingOrderItems: ToolDefinition<ItemsArgs> = {
   },
 };
 
-export const modifyPendingOrderPayment: ToolDefinition<{ order_id: string; payment_method_id: string }> = {
+export const modifyPendingOrderPayment: ToolDefinition<{
+  order_id: string;
+  payment_method_id: string;
+}> = {
   name: 'modify_pending_order_payment',
   aliases: ['ModifyPendingOrderPaymentTool'],
   kind: 'write',
@@ -230,7 +262,8 @@ export const modifyPendingOrderPayment: ToolDefinition<{ order_id: string; payme
       { transaction_type: 'refund', amount, payment_method_id: first.payment_method_id },
     );
     if (method.source === 'gift_card') method.balance = pyRound((method.balance ?? 0) - amount, 2);
-    if (oldMethod.source === 'gift_card') oldMethod.balance = pyRound((oldMethod.balance ?? 0) + amount, 2);
+    if (oldMethod.source === 'gift_card')
+      oldMethod.balance = pyRound((oldMethod.balance ?? 0) + amount, 2);
     return { order_id };
   },
 };
@@ -240,7 +273,10 @@ export const modifyUserAddress: ToolDefinition<AddressArgs & { user_id: string }
   aliases: ['ModifyUserAddressTool'],
   kind: 'write',
   description: "Change a customer's default address, after the customer explicitly confirms.",
-  parameters: toolParameters({ user_id: stringParam("The user id, for example 'sara_doe_496'."), ...addressParams }),
+  parameters: toolParameters({
+    user_id: stringParam("The user id, for example 'sara_doe_496'."),
+    ...addressParams,
+  }),
   execute: (args, context) => {
     const user = getUser(sessionDb<RetailDb>(context), args.user_id);
     user.address = addressOf(args);
@@ -272,7 +308,10 @@ export const returnDeliveredOrderItems: ToolDefinition<{
     if (order.status !== 'delivered') throw new ToolError('Non-delivered order cannot be returned');
     const user = getUser(db, order.user_id);
     const method = getPaymentMethod(db, user.user_id, payment_method_id);
-    if (method.source !== 'gift_card' && payment_method_id !== order.payment_history[0]?.payment_method_id) {
+    if (
+      method.source !== 'gift_card' &&
+      payment_method_id !== order.payment_history[0]?.payment_method_id
+    ) {
       throw new ToolError('Payment method should be the original payment method');
     }
     if (missingItem(order, item_ids) !== undefined) throw new ToolError('Some item not found');

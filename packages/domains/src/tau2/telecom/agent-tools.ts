@@ -9,7 +9,14 @@ import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
 import { createEndConversationTool, createTransferTool } from '../common/generic-tools.js';
 import { pyFloatStr } from '../common/python-compat.js';
-import { integerParam, numberParam, sessionDb, snapshot, stringParam, toolParameters } from '../common/tool-kit.js';
+import {
+  integerParam,
+  numberParam,
+  sessionDb,
+  snapshot,
+  stringParam,
+  toolParameters,
+} from '../common/tool-kit.js';
 import { addDays, isoDate, parseIsoDate } from './clock.js';
 import type { TelecomClock } from './clock.js';
 import {
@@ -36,8 +43,11 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
   const getCustomerByPhone: ToolDefinition<{ phone_number: string }> = {
     name: 'get_customer_by_phone',
     kind: 'read',
-    description: "Find a customer by their contact phone number or the number of one of their lines.",
-    parameters: toolParameters({ phone_number: stringParam("The phone number, for example '555-123-2002'.") }),
+    description:
+      'Find a customer by their contact phone number or the number of one of their lines.',
+    parameters: toolParameters({
+      phone_number: stringParam("The phone number, for example '555-123-2002'."),
+    }),
     execute: ({ phone_number }, context) => {
       const customer = findCustomerByPhone(sessionDb<TelecomDb>(context), phone_number);
       if (!customer) throw new ToolError(`Customer with phone number ${phone_number} not found`);
@@ -50,7 +60,8 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     kind: 'read',
     description: 'Look up a customer by customer id.',
     parameters: toolParameters({ customer_id: customerIdParam }),
-    execute: ({ customer_id }, context) => snapshot(getCustomerById(sessionDb<TelecomDb>(context), customer_id)),
+    execute: ({ customer_id }, context) =>
+      snapshot(getCustomerById(sessionDb<TelecomDb>(context), customer_id)),
   };
 
   const getCustomerByName: ToolDefinition<{ full_name: string; dob: string }> = {
@@ -65,7 +76,9 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     }),
     execute: ({ full_name, dob }, context) =>
       sessionDb<TelecomDb>(context)
-        .customers.filter((c) => c.full_name.toLowerCase() === full_name.toLowerCase() && c.date_of_birth === dob)
+        .customers.filter(
+          (c) => c.full_name.toLowerCase() === full_name.toLowerCase() && c.date_of_birth === dob,
+        )
         .map((c) => snapshot(c)),
   };
 
@@ -74,7 +87,9 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     kind: 'read',
     description:
       'Look up any record by id: a customer (C...), line (L...), device (D...), bill (B...) or plan (P...).',
-    parameters: toolParameters({ id: stringParam("The id, for example 'C1001', 'L1002', 'D1001', 'B1003' or 'P1001'.") }),
+    parameters: toolParameters({
+      id: stringParam("The id, for example 'C1001', 'L1002', 'D1001', 'B1003' or 'P1001'."),
+    }),
     execute: ({ id }, context) => {
       const db = sessionDb<TelecomDb>(context);
       if (id.startsWith('L')) return snapshot(getLineById(db, id));
@@ -126,13 +141,18 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     kind: 'read',
     description: "A customer's bills, newest first.",
     parameters: toolParameters(
-      { customer_id: customerIdParam, limit: integerParam('How many bills to return at most.', { default: 12 }) },
+      {
+        customer_id: customerIdParam,
+        limit: integerParam('How many bills to return at most.', { default: 12 }),
+      },
       ['customer_id'],
     ),
     execute: ({ customer_id, limit }, context) => {
       const db = sessionDb<TelecomDb>(context);
       const bills = getCustomerById(db, customer_id).bill_ids.map((id) => getBillById(db, id));
-      const sorted = [...bills].sort((a, b) => (a.issue_date < b.issue_date ? 1 : a.issue_date > b.issue_date ? -1 : 0));
+      const sorted = [...bills].sort((a, b) =>
+        a.issue_date < b.issue_date ? 1 : a.issue_date > b.issue_date ? -1 : 0,
+      );
       return snapshot(sorted.slice(0, limit));
     },
   };
@@ -143,14 +163,18 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     description:
       "Send the customer a payment request for one of their bills; it appears on the customer's phone. Only " +
       'one bill can await payment at a time. Check that the bill is not already paid first.',
-    parameters: toolParameters({ customer_id: customerIdParam, bill_id: stringParam("The bill id, for example 'B1002'.") }),
+    parameters: toolParameters({
+      customer_id: customerIdParam,
+      bill_id: stringParam("The bill id, for example 'B1002'."),
+    }),
     execute: ({ customer_id, bill_id }, context) => {
       const db = sessionDb<TelecomDb>(context);
       const customer = getCustomerById(db, customer_id);
       if (billsAwaitingPayment(db, customer).length !== 0) {
         throw new ToolError('A bill is already awaiting payment for this customer');
       }
-      if (!customer.bill_ids.includes(bill_id)) throw new ToolError(`Bill ${bill_id} not found for customer ${customer_id}`);
+      if (!customer.bill_ids.includes(bill_id))
+        throw new ToolError(`Bill ${bill_id} not found for customer ${customer_id}`);
       getBillById(db, bill_id).status = BillStatus.AWAITING_PAYMENT;
       return { bill_id, status: BillStatus.AWAITING_PAYMENT };
     },
@@ -159,7 +183,8 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
   const getDataUsage: ToolDefinition<LineArgs> = {
     name: 'get_data_usage',
     kind: 'read',
-    description: "A line's data use in the current billing cycle: used, plan limit, data refueled and cycle end date.",
+    description:
+      "A line's data use in the current billing cycle: used, plan limit, data refueled and cycle end date.",
     parameters: toolParameters({ customer_id: customerIdParam, line_id: lineIdParam }),
     execute: ({ customer_id, line_id }, context) => {
       const db = sessionDb<TelecomDb>(context);

@@ -55,7 +55,9 @@ export function firstOfMonth(date: CalendarDate): CalendarDate {
 
 /** The first day of the month after `date`'s month. */
 export function firstOfNextMonth(date: CalendarDate): CalendarDate {
-  return date.month < 12 ? { year: date.year, month: date.month + 1, day: 1 } : { year: date.year + 1, month: 1, day: 1 };
+  return date.month < 12
+    ? { year: date.year, month: date.month + 1, day: 1 }
+    : { year: date.year + 1, month: 1, day: 1 };
 }
 
 /** The telecom clock a module instance runs on. */

@@ -61,13 +61,16 @@ export function findCustomerByPhone(db: TelecomDb, phoneNumber: string): Custome
 /** `_get_target_line`: the customer's line, checking ownership. */
 export function getTargetLine(db: TelecomDb, customerId: string, lineId: string): Line {
   const customer = getCustomerById(db, customerId);
-  if (!customer.line_ids.includes(lineId)) throw new ToolError(`Line ${lineId} not found for customer ${customerId}`);
+  if (!customer.line_ids.includes(lineId))
+    throw new ToolError(`Line ${lineId} not found for customer ${customerId}`);
   return getLineById(db, lineId);
 }
 
 /** `_get_bills_awaiting_payment`. */
 export function billsAwaitingPayment(db: TelecomDb, customer: Customer): Bill[] {
-  return customer.bill_ids.map((id) => getBillById(db, id)).filter((b) => b.status === BillStatus.AWAITING_PAYMENT);
+  return customer.bill_ids
+    .map((id) => getBillById(db, id))
+    .filter((b) => b.status === BillStatus.AWAITING_PAYMENT);
 }
 
 /** A deterministic id for a new draft bill (tau2 draws a random `uuid4().hex[:8]`). */
@@ -140,7 +143,8 @@ export function suspendLineForOverdueBill(
   contractEnded: boolean,
 ): string {
   const line = getLineById(db, lineId);
-  if (line.status !== LineStatus.ACTIVE) throw new ToolError('Line must be active to suspend for unpaid bill');
+  if (line.status !== LineStatus.ACTIVE)
+    throw new ToolError('Line must be active to suspend for unpaid bill');
   const plan = getPlanById(db, line.plan_id);
   const amount = plan.price_per_month;
   if (amount <= 0) throw new ToolError('Amount must be positive for overdue bill');
@@ -160,7 +164,12 @@ export function suspendLineForOverdueBill(
     total_due: amount,
     due_date: isoDate(addDays(firstDayOfLastMonth, 14)),
     line_items: [
-      { description: `Charge for line ${line.line_id}`, amount, date: isoDate(today), item_type: 'Charge' },
+      {
+        description: `Charge for line ${line.line_id}`,
+        amount,
+        date: isoDate(today),
+        item_type: 'Charge',
+      },
     ],
     status: BillStatus.OVERDUE,
   });

@@ -89,22 +89,50 @@ export type TelecomDb = {
 };
 
 /** SIM states. */
-export const SimStatus = { ACTIVE: 'active', MISSING: 'missing', LOCKED_PIN: 'locked_pin', LOCKED_PUK: 'locked_puk' } as const;
+export const SimStatus = {
+  ACTIVE: 'active',
+  MISSING: 'missing',
+  LOCKED_PIN: 'locked_pin',
+  LOCKED_PUK: 'locked_puk',
+} as const;
 
 /** Cellular technologies. */
-export const NetworkTechnology = { NONE: 'none', TWO_G: '2G', THREE_G: '3G', FOUR_G: '4G', FIVE_G: '5G' } as const;
+export const NetworkTechnology = {
+  NONE: 'none',
+  TWO_G: '2G',
+  THREE_G: '3G',
+  FOUR_G: '4G',
+  FIVE_G: '5G',
+} as const;
 
 /** Network mode preferences, in tau2's order. */
-export const NETWORK_MODE_PREFERENCES = ['4g_5g_preferred', '4g_only', '3g_only', '2g_only'] as const;
+export const NETWORK_MODE_PREFERENCES = [
+  '4g_5g_preferred',
+  '4g_only',
+  '3g_only',
+  '2g_only',
+] as const;
 
 /** Signal strengths. */
-export const SignalStrength = { NONE: 'none', POOR: 'poor', FAIR: 'fair', GOOD: 'good', EXCELLENT: 'excellent' } as const;
+export const SignalStrength = {
+  NONE: 'none',
+  POOR: 'poor',
+  FAIR: 'fair',
+  GOOD: 'good',
+  EXCELLENT: 'excellent',
+} as const;
 
 /** Connection states. */
 export const NETWORK_STATUSES = ['connected', 'searching', 'no_service', 'emergency_only'] as const;
 
 /** VPN performance levels. */
-export const PerformanceLevel = { UNKNOWN: 'unknown', POOR: 'poor', FAIR: 'fair', GOOD: 'good', EXCELLENT: 'excellent' } as const;
+export const PerformanceLevel = {
+  UNKNOWN: 'unknown',
+  POOR: 'poor',
+  FAIR: 'fair',
+  GOOD: 'good',
+  EXCELLENT: 'excellent',
+} as const;
 
 export type ApnSettings = {
   apn_name: 'internet' | 'broken';
@@ -127,11 +155,19 @@ export function defaultApnSettings(): ApnSettings {
   };
 }
 
-export type VpnDetails = { server_address: string | null; protocol: string | null; server_performance: string };
+export type VpnDetails = {
+  server_address: string | null;
+  protocol: string | null;
+  server_performance: string;
+};
 
 /** tau2's `default_vpn_details` (a fresh copy each time). */
 export function defaultVpnDetails(): VpnDetails {
-  return { server_address: '192.168.1.1', protocol: 'OpenVPN', server_performance: PerformanceLevel.EXCELLENT };
+  return {
+    server_address: '192.168.1.1',
+    protocol: 'OpenVPN',
+    server_performance: PerformanceLevel.EXCELLENT,
+  };
 }
 
 export type AppStatus = { app_name: string; permissions: Record<string, boolean> };

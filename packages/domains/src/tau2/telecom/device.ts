@@ -7,7 +7,13 @@
  */
 import { pyRound } from '../common/python-compat.js';
 import { lookup } from '../common/tool-kit.js';
-import { NetworkTechnology, PerformanceLevel, SignalStrength, SimStatus, defaultVpnDetails } from './db-types.js';
+import {
+  NetworkTechnology,
+  PerformanceLevel,
+  SignalStrength,
+  SimStatus,
+  defaultVpnDetails,
+} from './db-types.js';
 import type { TelecomUserDb } from './db-types.js';
 
 /** `_check_sim_status`: `missing` when unseated, else the SIM's own status. */
@@ -38,7 +44,9 @@ export function simulateNetworkSearch(db: TelecomUserDb): void {
     let technology: string = NetworkTechnology.FOUR_G;
     if (preference === '4g_5g_preferred') {
       technology =
-        signalFor(db, NetworkTechnology.FIVE_G) === SignalStrength.NONE ? NetworkTechnology.FOUR_G : NetworkTechnology.FIVE_G;
+        signalFor(db, NetworkTechnology.FIVE_G) === SignalStrength.NONE
+          ? NetworkTechnology.FOUR_G
+          : NetworkTechnology.FIVE_G;
     } else if (preference === '3g_only') {
       technology = NetworkTechnology.THREE_G;
     } else if (preference === '2g_only') {
@@ -92,7 +100,8 @@ export function mobileDataWorking(db: TelecomUserDb): boolean {
   const { device, surroundings } = db;
   if (device.airplane_mode || device.network_signal_strength === SignalStrength.NONE) return false;
   if (device.network_connection_status === 'no_service') return false;
-  if (surroundings.is_abroad && (!device.roaming_enabled || !surroundings.roaming_allowed)) return false;
+  if (surroundings.is_abroad && (!device.roaming_enabled || !surroundings.roaming_allowed))
+    return false;
   if (!device.data_enabled) return false;
   if (surroundings.mobile_data_usage_exceeded) return false;
   return true;
@@ -106,14 +115,22 @@ const TECH_SPEED: Record<string, [number, number]> = {
   none: [0.0, 0.0],
 };
 
-const SIGNAL_FACTOR: Record<string, number> = { poor: 0.2, fair: 0.5, good: 0.8, excellent: 1.0, none: 0.0 };
+const SIGNAL_FACTOR: Record<string, number> = {
+  poor: 0.2,
+  fair: 0.5,
+  good: 0.8,
+  excellent: 1.0,
+  none: 0.0,
+};
 
 /** `_run_speed_test`: `[speed in Mbps, description]`, or `[null, 'No Connection']`. */
 export function runSpeedTest(db: TelecomUserDb): [number | null, string] {
   if (!mobileDataWorking(db)) return [null, 'No Connection'];
   const device = db.device;
   let factor =
-    device.vpn_connected && device.vpn_details && device.vpn_details.server_performance === PerformanceLevel.POOR
+    device.vpn_connected &&
+    device.vpn_details &&
+    device.vpn_details.server_performance === PerformanceLevel.POOR
       ? 0.1
       : 1.0;
   if (device.data_saver_mode) factor *= 0.2;
@@ -135,7 +152,11 @@ export function canSendMms(db: TelecomUserDb): boolean {
   if (!mobileDataWorking(db)) return false;
   if (device.network_technology_connected === NetworkTechnology.TWO_G) return false;
   if (device.wifi_calling_enabled && device.wifi_calling_mms_over_wifi) return false;
-  if (device.active_apn_settings.mmsc_url === null || device.active_apn_settings.mmsc_url === undefined) return false;
+  if (
+    device.active_apn_settings.mmsc_url === null ||
+    device.active_apn_settings.mmsc_url === undefined
+  )
+    return false;
   const messaging = lookup(device.app_statuses, 'messaging');
   if (!messaging) return false;
   return Boolean(messaging.permissions['storage']) && Boolean(messaging.permissions['sms']);

@@ -8,11 +8,19 @@
 import type { DomainModule, ToolDefinition } from '@scenaro/agent';
 import type { EvalDomain, Scenario, SuccessSignal } from '../../scenario.js';
 import { agentPrompt, userPrompt } from '../common/prompts.js';
-import { loadVoiceBaseTasks, readDataText, taskToScenario, toolMap } from '../common/task-loader.js';
+import {
+  loadVoiceBaseTasks,
+  readDataText,
+  taskToScenario,
+  toolMap,
+} from '../common/task-loader.js';
 import type { Tau2Task } from '../common/task-loader.js';
 import { createTelecomAgentTools } from './agent-tools.js';
 import { fixedClock, TAU2_TELECOM_TODAY } from './clock.js';
-import { createTelecomAgentInitializationFunctions, telecomUserInitializationFunctions } from './init-functions.js';
+import {
+  createTelecomAgentInitializationFunctions,
+  telecomUserInitializationFunctions,
+} from './init-functions.js';
 import { telecomPredicates } from './predicates.js';
 import { applyTelecomSyncDelta, syncTelecomState } from './sync.js';
 import { telecomUserTools } from './user-tools.js';
@@ -53,7 +61,7 @@ export function createTau2TelecomModule(options: Tau2TelecomOptions = {}): Domai
 /** Extra agent notes: the policy talks about phone tools the agent does not have. */
 const TELECOM_AGENT_NOTES = [
   'The tools the policy mentions for the phone (checking the status bar, toggling airplane mode, data, ' +
-    'roaming, rebooting, running a speed test, and so on) are on the customer\'s phone, not yours: ask the ' +
+    "roaming, rebooting, running a speed test, and so on) are on the customer's phone, not yours: ask the " +
     'customer to do each step and to tell you what they see. Call only your own tools.',
   'The company is based in the United States. Ask where the customer is right now when they report a ' +
     'connectivity problem, since being abroad matters for roaming.',
@@ -97,7 +105,8 @@ function telecomLoader(
       readDataText(dataRoot, TAU2_TELECOM, techSupportFile),
     ]);
     const policy =
-      `<main_policy>\n${mainPolicy}\n</main_policy>\n` + `<tech_support_policy>\n${techPolicy}\n</tech_support_policy>`;
+      `<main_policy>\n${mainPolicy}\n</main_policy>\n` +
+      `<tech_support_policy>\n${techPolicy}\n</tech_support_policy>`;
     const prompt = agentPrompt(policy, TELECOM_AGENT_NOTES);
     const agentTools = toolMap(agentToolNames);
     const userTools = toolMap(userToolNames);
@@ -141,13 +150,23 @@ export function createTau2TelecomDomains(options: Tau2TelecomOptions = {}): Tau2
     telecom: {
       name: TAU2_TELECOM,
       module,
-      loadScenarios: telecomLoader(TAU2_TELECOM, 'tech_support_manual.md', agentNames, userToolNames),
+      loadScenarios: telecomLoader(
+        TAU2_TELECOM,
+        'tech_support_manual.md',
+        agentNames,
+        userToolNames,
+      ),
       syncState: syncTelecomState,
     },
     workflow: {
       name: TAU2_TELECOM_WORKFLOW,
       module,
-      loadScenarios: telecomLoader(TAU2_TELECOM_WORKFLOW, 'tech_support_workflow.md', agentNames, userToolNames),
+      loadScenarios: telecomLoader(
+        TAU2_TELECOM_WORKFLOW,
+        'tech_support_workflow.md',
+        agentNames,
+        userToolNames,
+      ),
       syncState: syncTelecomState,
     },
   };

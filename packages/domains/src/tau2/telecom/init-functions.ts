@@ -35,7 +35,8 @@ function argBoolean(args: JsonObject, name: string, fallback?: boolean): boolean
 
 function argNumber(args: JsonObject, name: string): number {
   const value = args[name];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`argument '${name}' must be a number`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new TypeError(`argument '${name}' must be a number`);
   return value;
 }
 
@@ -48,73 +49,80 @@ function agentInit(fn: (db: TelecomDb, args: JsonObject) => void): Initializatio
 }
 
 /** User-side initialization functions (they act on the phone db). */
-export const telecomUserInitializationFunctions: Readonly<Record<string, InitializationFunction>> = {
-  set_user_info: userInit((db, args) => {
-    db.surroundings.name = argString(args, 'name');
-    db.surroundings.phone_number = argString(args, 'phone_number');
-  }),
-  set_user_location: userInit((db, args) => {
-    db.surroundings.is_abroad = argBoolean(args, 'abroad');
-  }),
-  set_network_mode_preference: userInit((db, args) => {
-    const mode = argString(args, 'mode');
-    if (!(NETWORK_MODE_PREFERENCES as readonly string[]).includes(mode)) {
-      throw new RangeError(`'${mode}' is not a valid NetworkModePreference`);
-    }
-    db.device.network_mode_preference = mode;
-    simulateNetworkSearch(db);
-  }),
-  simulate_network_search: userInit((db) => simulateNetworkSearch(db)),
-  turn_airplane_mode_on: userInit((db) => {
-    if (!toggleAirplaneMode(db)) toggleAirplaneMode(db);
-  }),
-  unseat_sim_card: userInit((db) => {
-    db.device.sim_card_missing = true;
-    simulateNetworkSearch(db);
-  }),
-  lock_sim_card: userInit((db, args) => {
-    const mode = argString(args, 'mode');
-    if (mode !== 'pin' && mode !== 'puk') throw new RangeError(`lock_sim_card: mode must be 'pin' or 'puk', got '${mode}'`);
-    db.device.sim_card_status = mode === 'pin' ? SimStatus.LOCKED_PIN : SimStatus.LOCKED_PUK;
-    simulateNetworkSearch(db);
-  }),
-  turn_data_off: userInit((db) => {
-    if (toggleData(db)) toggleData(db);
-  }),
-  turn_roaming_on: userInit((db) => {
-    if (!toggleRoaming(db)) toggleRoaming(db);
-  }),
-  turn_roaming_off: userInit((db) => {
-    if (toggleRoaming(db)) toggleRoaming(db);
-  }),
-  turn_data_saver_mode_on: userInit((db) => {
-    if (!toggleDataSaverMode(db)) toggleDataSaverMode(db);
-  }),
-  break_apn_settings: userInit((db) => {
-    db.device.active_apn_settings.apn_name = 'broken';
-    simulateNetworkSearch(db);
-  }),
-  break_apn_mms_setting: userInit((db) => {
-    db.device.active_apn_settings.mmsc_url = null;
-  }),
-  set_wifi_calling: userInit((db, args) => {
-    const enabled = argBoolean(args, 'enabled');
-    if (db.device.wifi_calling_enabled !== enabled) toggleWifiCalling(db);
-    const mms = args['mms_over_wifi'];
-    if (mms !== undefined && mms !== null) db.device.wifi_calling_mms_over_wifi = argBoolean(args, 'mms_over_wifi');
-  }),
-  break_vpn: userInit((db) => {
-    connectVpn(db);
-    if (db.device.vpn_details) db.device.vpn_details.server_performance = PerformanceLevel.POOR;
-  }),
-  remove_app_permission: userInit((db, args) => {
-    const app = Object.prototype.hasOwnProperty.call(db.device.app_statuses, argString(args, 'app_name'))
-      ? db.device.app_statuses[argString(args, 'app_name')]
-      : undefined;
-    const permission = argString(args, 'permission').toLowerCase();
-    if (app && Object.prototype.hasOwnProperty.call(app.permissions, permission)) app.permissions[permission] = false;
-  }),
-};
+export const telecomUserInitializationFunctions: Readonly<Record<string, InitializationFunction>> =
+  {
+    set_user_info: userInit((db, args) => {
+      db.surroundings.name = argString(args, 'name');
+      db.surroundings.phone_number = argString(args, 'phone_number');
+    }),
+    set_user_location: userInit((db, args) => {
+      db.surroundings.is_abroad = argBoolean(args, 'abroad');
+    }),
+    set_network_mode_preference: userInit((db, args) => {
+      const mode = argString(args, 'mode');
+      if (!(NETWORK_MODE_PREFERENCES as readonly string[]).includes(mode)) {
+        throw new RangeError(`'${mode}' is not a valid NetworkModePreference`);
+      }
+      db.device.network_mode_preference = mode;
+      simulateNetworkSearch(db);
+    }),
+    simulate_network_search: userInit((db) => simulateNetworkSearch(db)),
+    turn_airplane_mode_on: userInit((db) => {
+      if (!toggleAirplaneMode(db)) toggleAirplaneMode(db);
+    }),
+    unseat_sim_card: userInit((db) => {
+      db.device.sim_card_missing = true;
+      simulateNetworkSearch(db);
+    }),
+    lock_sim_card: userInit((db, args) => {
+      const mode = argString(args, 'mode');
+      if (mode !== 'pin' && mode !== 'puk')
+        throw new RangeError(`lock_sim_card: mode must be 'pin' or 'puk', got '${mode}'`);
+      db.device.sim_card_status = mode === 'pin' ? SimStatus.LOCKED_PIN : SimStatus.LOCKED_PUK;
+      simulateNetworkSearch(db);
+    }),
+    turn_data_off: userInit((db) => {
+      if (toggleData(db)) toggleData(db);
+    }),
+    turn_roaming_on: userInit((db) => {
+      if (!toggleRoaming(db)) toggleRoaming(db);
+    }),
+    turn_roaming_off: userInit((db) => {
+      if (toggleRoaming(db)) toggleRoaming(db);
+    }),
+    turn_data_saver_mode_on: userInit((db) => {
+      if (!toggleDataSaverMode(db)) toggleDataSaverMode(db);
+    }),
+    break_apn_settings: userInit((db) => {
+      db.device.active_apn_settings.apn_name = 'broken';
+      simulateNetworkSearch(db);
+    }),
+    break_apn_mms_setting: userInit((db) => {
+      db.device.active_apn_settings.mmsc_url = null;
+    }),
+    set_wifi_calling: userInit((db, args) => {
+      const enabled = argBoolean(args, 'enabled');
+      if (db.device.wifi_calling_enabled !== enabled) toggleWifiCalling(db);
+      const mms = args['mms_over_wifi'];
+      if (mms !== undefined && mms !== null)
+        db.device.wifi_calling_mms_over_wifi = argBoolean(args, 'mms_over_wifi');
+    }),
+    break_vpn: userInit((db) => {
+      connectVpn(db);
+      if (db.device.vpn_details) db.device.vpn_details.server_performance = PerformanceLevel.POOR;
+    }),
+    remove_app_permission: userInit((db, args) => {
+      const app = Object.prototype.hasOwnProperty.call(
+        db.device.app_statuses,
+        argString(args, 'app_name'),
+      )
+        ? db.device.app_statuses[argString(args, 'app_name')]
+        : undefined;
+      const permission = argString(args, 'permission').toLowerCase();
+      if (app && Object.prototype.hasOwnProperty.call(app.permissions, permission))
+        app.permissions[permission] = false;
+    }),
+  };
 
 /** Agent-side initialization functions (they act on the CRM db), running on `clock`. */
 export function createTelecomAgentInitializationFunctions(
@@ -122,10 +130,18 @@ export function createTelecomAgentInitializationFunctions(
 ): Readonly<Record<string, InitializationFunction>> {
   return {
     enable_roaming: agentInit((db, args) => {
-      getTargetLine(db, argString(args, 'customer_id'), argString(args, 'line_id')).roaming_enabled = true;
+      getTargetLine(
+        db,
+        argString(args, 'customer_id'),
+        argString(args, 'line_id'),
+      ).roaming_enabled = true;
     }),
     disable_roaming: agentInit((db, args) => {
-      getTargetLine(db, argString(args, 'customer_id'), argString(args, 'line_id')).roaming_enabled = false;
+      getTargetLine(
+        db,
+        argString(args, 'customer_id'),
+        argString(args, 'line_id'),
+      ).roaming_enabled = false;
     }),
     set_data_usage: agentInit((db, args) => {
       const line = getTargetLine(db, argString(args, 'customer_id'), argString(args, 'line_id'));

@@ -40,7 +40,10 @@ export function syncTelecomState(agentDb: JsonObject, userDb: JsonObject): SyncD
   const line = findLineByPhone(crm, phoneNumber);
   if (!line) return deltas;
 
-  const setUser = <K extends keyof typeof surroundings>(key: K, value: (typeof surroundings)[K]): void => {
+  const setUser = <K extends keyof typeof surroundings>(
+    key: K,
+    value: (typeof surroundings)[K],
+  ): void => {
     surroundings[key] = value;
     deltas.user[`surroundings.${key}`] = value;
   };
@@ -52,7 +55,8 @@ export function syncTelecomState(agentDb: JsonObject, userDb: JsonObject): SyncD
   const plan = (crm.plans ?? []).find((p) => p.plan_id === line.plan_id);
   if (plan) {
     const exceeded = line.data_used_gb >= plan.data_limit_gb + line.data_refueling_gb;
-    if (surroundings.mobile_data_usage_exceeded !== exceeded) setUser('mobile_data_usage_exceeded', exceeded);
+    if (surroundings.mobile_data_usage_exceeded !== exceeded)
+      setUser('mobile_data_usage_exceeded', exceeded);
   }
 
   let request = surroundings.payment_request;
@@ -70,7 +74,11 @@ export function syncTelecomState(agentDb: JsonObject, userDb: JsonObject): SyncD
     for (const billId of customer?.bill_ids ?? []) {
       const bill = (crm.bills ?? []).find((b) => b.bill_id === billId);
       if (bill && bill.status === BillStatus.AWAITING_PAYMENT) {
-        const next: PaymentRequest = { bill_id: bill.bill_id, amount_due: bill.total_due, paid: false };
+        const next: PaymentRequest = {
+          bill_id: bill.bill_id,
+          amount_due: bill.total_due,
+          paid: false,
+        };
         setUser('payment_request', next);
         break;
       }
@@ -87,7 +95,12 @@ function forbidden(key: string): boolean {
 }
 
 function defineData(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /**
@@ -108,8 +121,11 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
     try {
       if (path.startsWith(SURROUNDINGS_PREFIX)) {
         const key = path.slice(SURROUNDINGS_PREFIX.length);
-        if (key === '' || forbidden(key)) throw new Error(`'${path}': forbidden or empty surroundings key`);
-        let surroundings = Object.prototype.hasOwnProperty.call(db, 'surroundings') ? db['surroundings'] : undefined;
+        if (key === '' || forbidden(key))
+          throw new Error(`'${path}': forbidden or empty surroundings key`);
+        let surroundings = Object.prototype.hasOwnProperty.call(db, 'surroundings')
+          ? db['surroundings']
+          : undefined;
         if (surroundings === undefined) {
           surroundings = {};
           defineData(db, 'surroundings', surroundings);
@@ -122,7 +138,8 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
         if (match) {
           const billId = match[1] as string;
           const field = match[2] as string;
-          if (forbidden(billId) || forbidden(field)) throw new Error(`'${path}': forbidden path segment`);
+          if (forbidden(billId) || forbidden(field))
+            throw new Error(`'${path}': forbidden path segment`);
           const bills = db['bills'];
           if (!Array.isArray(bills)) throw new Error(`'${path}': the db has no bills list`);
           const bill = bills.find((b): b is JsonObject => isObject(b) && b['bill_id'] === billId);

@@ -11,7 +11,16 @@
 import { ToolError } from '@scenaro/agent';
 import type { JsonObject, ToolDefinition } from '@scenaro/agent';
 import { pyFloatStr, pyRepr } from '../common/python-compat.js';
-import { booleanParam, enumParam, integerParam, itemSchema, lookup, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
+import {
+  booleanParam,
+  enumParam,
+  integerParam,
+  itemSchema,
+  lookup,
+  sessionDb,
+  stringParam,
+  toolParameters,
+} from '../common/tool-kit.js';
 import { NETWORK_MODE_PREFERENCES, SimStatus, defaultApnSettings } from './db-types.js';
 import type { ApnSettings, TelecomUserDb } from './db-types.js';
 import {
@@ -35,12 +44,32 @@ function phone(context: Parameters<ToolDefinition['execute']>[1]): TelecomUserDb
   return sessionDb<TelecomUserDb>(context);
 }
 
-function readTool(name: string, description: string, run: (db: TelecomUserDb) => string): ToolDefinition<NoArgs> {
-  return { name, kind: 'read', description, parameters: toolParameters({}), execute: (_a, c) => run(phone(c)) };
+function readTool(
+  name: string,
+  description: string,
+  run: (db: TelecomUserDb) => string,
+): ToolDefinition<NoArgs> {
+  return {
+    name,
+    kind: 'read',
+    description,
+    parameters: toolParameters({}),
+    execute: (_a, c) => run(phone(c)),
+  };
 }
 
-function writeTool(name: string, description: string, run: (db: TelecomUserDb) => JsonObject): ToolDefinition<NoArgs> {
-  return { name, kind: 'write', description, parameters: toolParameters({}), execute: (_a, c) => run(phone(c)) };
+function writeTool(
+  name: string,
+  description: string,
+  run: (db: TelecomUserDb) => JsonObject,
+): ToolDefinition<NoArgs> {
+  return {
+    name,
+    kind: 'write',
+    description,
+    parameters: toolParameters({}),
+    execute: (_a, c) => run(phone(c)),
+  };
 }
 
 const SIM_MESSAGES: Record<string, string> = {
@@ -109,7 +138,9 @@ const setNetworkModePreference: ToolDefinition<{ mode: string }> = {
     'Choose which cellular network type the phone prefers. Faster types (4G/5G) give faster data but may use ' +
     'more battery.',
   parameters: toolParameters({
-    mode: stringParam(`The preference: one of ${NETWORK_MODE_PREFERENCES.map((m) => `'${m}'`).join(', ')}.`),
+    mode: stringParam(
+      `The preference: one of ${NETWORK_MODE_PREFERENCES.map((m) => `'${m}'`).join(', ')}.`,
+    ),
   }),
   execute: ({ mode }, context) => {
     const db = phone(context);
@@ -175,7 +206,10 @@ const toggleRoamingTool = writeTool(
 const checkDataRestrictionStatus = readTool(
   'check_data_restriction_status',
   'Check whether a data-limiting feature (Data Saver mode) is on.',
-  (db) => (db.device.data_saver_mode ? 'Data Saver mode is ON (limits data usage).' : 'Data Saver mode is OFF.'),
+  (db) =>
+    db.device.data_saver_mode
+      ? 'Data Saver mode is ON (limits data usage).'
+      : 'Data Saver mode is OFF.',
 );
 
 const toggleDataSaverModeTool = writeTool(
@@ -252,23 +286,21 @@ const checkWifiStatus = readTool(
   },
 );
 
-const toggleWifi = writeTool(
-  'toggle_wifi',
-  'Turn the Wi-Fi radio on or off.',
-  (db) => {
-    const d = db.device;
-    if (d.airplane_mode) {
-      throw new ToolError(`Cannot change Wi-Fi settings while Airplane Mode is ON.\nStatus Bar: ${statusBar(db)}`);
-    }
-    d.wifi_enabled = !d.wifi_enabled;
-    if (!d.wifi_enabled) {
-      d.wifi_connected = false;
-      d.wifi_ssid = null;
-      d.wifi_signal_strength = 'none';
-    }
-    return { wifi_enabled: d.wifi_enabled };
-  },
-);
+const toggleWifi = writeTool('toggle_wifi', 'Turn the Wi-Fi radio on or off.', (db) => {
+  const d = db.device;
+  if (d.airplane_mode) {
+    throw new ToolError(
+      `Cannot change Wi-Fi settings while Airplane Mode is ON.\nStatus Bar: ${statusBar(db)}`,
+    );
+  }
+  d.wifi_enabled = !d.wifi_enabled;
+  if (!d.wifi_enabled) {
+    d.wifi_connected = false;
+    d.wifi_ssid = null;
+    d.wifi_signal_strength = 'none';
+  }
+  return { wifi_enabled: d.wifi_enabled };
+});
 
 const checkWifiCallingStatus = readTool(
   'check_wifi_calling_status',
@@ -306,14 +338,19 @@ const disconnectVpnTool = writeTool(
   'disconnect_vpn',
   'Disconnect the active VPN connection, so traffic no longer goes through a VPN server.',
   (db) => {
-    if (!disconnectVpn(db)) throw new ToolError(`No active VPN connection to disconnect.\nStatus Bar: ${statusBar(db)}`);
+    if (!disconnectVpn(db))
+      throw new ToolError(`No active VPN connection to disconnect.\nStatus Bar: ${statusBar(db)}`);
     return { vpn_connected: false };
   },
 );
 
-const checkInstalledApps = readTool('check_installed_apps', 'List the apps installed on the phone.', (db) => {
-  return `The following apps are installed on the phone: ${Object.keys(db.device.app_statuses).join(', ')}`;
-});
+const checkInstalledApps = readTool(
+  'check_installed_apps',
+  'List the apps installed on the phone.',
+  (db) => {
+    return `The following apps are installed on the phone: ${Object.keys(db.device.app_statuses).join(', ')}`;
+  },
+);
 
 const appNameParam = stringParam("The app's name, for example 'messaging'.");
 
@@ -350,7 +387,8 @@ const checkAppPermissions: ToolDefinition<{ app_name: string }> = {
 const grantAppPermission: ToolDefinition<{ app_name: string; permission: string }> = {
   name: 'grant_app_permission',
   kind: 'write',
-  description: 'Give an app a permission (for example storage or sms) that some of its features need.',
+  description:
+    'Give an app a permission (for example storage or sms) that some of its features need.',
   parameters: toolParameters({
     app_name: appNameParam,
     permission: stringParam("The permission, in lowercase, for example 'storage' or 'sms'."),
@@ -360,7 +398,9 @@ const grantAppPermission: ToolDefinition<{ app_name: string; permission: string 
     const app = lookup(db.device.app_statuses, app_name);
     const key = permission.toLowerCase();
     if (!app) {
-      throw new ToolError(`Error. App '${app_name}' not found. Cannot grant permission.\nStatus Bar: ${statusBar(db)}`);
+      throw new ToolError(
+        `Error. App '${app_name}' not found. Cannot grant permission.\nStatus Bar: ${statusBar(db)}`,
+      );
     }
     if (!Object.prototype.hasOwnProperty.call(app.permissions, key)) {
       throw new ToolError(
@@ -376,14 +416,18 @@ const grantAppPermission: ToolDefinition<{ app_name: string; permission: string 
 const canSendMmsTool = readTool(
   'can_send_mms',
   'Check whether the messaging app can send MMS (picture) messages.',
-  (db) => (canSendMms(db) ? 'Your messaging app can send MMS messages.' : 'Your messaging app cannot send MMS messages.'),
+  (db) =>
+    canSendMms(db)
+      ? 'Your messaging app can send MMS messages.'
+      : 'Your messaging app cannot send MMS messages.',
 );
 
 const rebootDevice = writeTool(
   'reboot_device',
   'Restart the phone, which refreshes all services and connections and can fix temporary glitches.',
   (db) => {
-    if (db.device.active_apn_settings.reset_at_reboot) db.device.active_apn_settings = defaultApnSettings();
+    if (db.device.active_apn_settings.reset_at_reboot)
+      db.device.active_apn_settings = defaultApnSettings();
     db.device.network_connection_status = 'searching';
     simulateNetworkSearch(db);
     return { rebooted: true };
@@ -400,12 +444,16 @@ const checkPaymentRequest = readTool(
   },
 );
 
-const makePayment = writeTool('make_payment', 'Pay the bill of the payment request the agent sent.', (db) => {
-  const request = db.surroundings.payment_request;
-  if (!request) throw new ToolError('You do not have a payment request.');
-  request.paid = true;
-  return { bill_id: request.bill_id, amount: request.amount_due };
-});
+const makePayment = writeTool(
+  'make_payment',
+  'Pay the bill of the payment request the agent sent.',
+  (db) => {
+    const request = db.surroundings.payment_request;
+    if (!request) throw new ToolError('You do not have a payment request.');
+    request.paid = true;
+    return { bill_id: request.bill_id, amount: request.amount_due };
+  },
+);
 
 /** Every tool of the simulated telecom customer's phone (tau2's thirty user tools). */
 export const telecomUserTools: readonly ToolDefinition[] = [

@@ -1,0 +1,149 @@
+/**
+ * `scenaro replay --domain D [--scenario NAME ...] --data-root DIR [--json]`:
+ * gold-replay a domain's scenarios with its own tools and print each
+ * scenario's db hashes and errors.
+ */
+import * as path from 'node:path';
+import { Command, Option } from 'commander';
+import { DbCache, DomainRegistry } from '@scenaro/agent';
+import * as domains from '@scenaro/domains';
+import type { EvalDomain } from '@scenaro/domains';
+import { replayDomain } from '@scenaro/eval';
+import type { ReplayResult } from '@scenaro/eval';
+
+/** Options of one replay run. */
+export interface ReplayRunOptions {
+  domain: string;
+  scenarios?: string[];
+  dataRoot: string;
+  json?: boolean;
+  /** Telecom clock override (`YYYY-MM-DD`). */
+  today?: string;
+}
+
+function isEvalDomain(value: unknown): value is EvalDomain {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { loadScenarios?: unknown }).loadScenarios === 'function' &&
+    typeof (value as { module?: unknown }).module === 'object'
+  );
+}
+
+/** The built-in eval domains by name. */
+function builtInDomains(): Map<string, EvalDomain> {
+  const found = new Map<string, EvalDomain>();
+  for (const value of Object.values(domains as Record<string, unknown>)) {
+    if (isEvalDomain(value) && !found.has(value.name)) found.set(value.name, value);
+  }
+  return found;
+}
+
+function resolveDomain(name: string, today: string | undefined): EvalDomain {
+  if (
+    today !== undefined &&
+    (name === domains.TAU2_TELECOM || name === domains.TAU2_TELECOM_WORKFLOW)
+  ) {
+    const telecom = domains.createTau2TelecomDomains({ today });
+    return name === domains.TAU2_TELECOM ? telecom.telecom : telecom.workflow;
+  }
+  const all = builtInDomains();
+  const domain = all.get(name);
+  if (!domain)
+    throw new Error(`unknown domain '${name}'; known: ${[...all.keys()].sort().join(', ')}`);
+  return domain;
+}
+
+function short(hash: string | null): string {
+  return hash === null ? '-' : hash.slice(0, 16);
+}
+
+/**
+ * Replay the selected scenarios, writing one line per scenario (JSON lines
+ * with `json`, else a table and a summary) through `write`. Returns the
+ * results; the caller decides the exit code.
+ */
+export async function runReplay(
+  options: ReplayRunOptions,
+  write: (line: string) => void,
+): Promise<ReplayResult[]> {
+  const domain = resolveDomain(options.domain, options.today);
+  const registry = new DomainRegistry().register(domain.module);
+  const started = performance.now();
+  if (!options.json) {
+    write(`${'scenario'.padEnd(72)} ${'db_hash'.padEnd(16)} ${'user_db_hash'.padEnd(16)} errors`);
+  }
+  const results = await replayDomain(domain, {
+    registry,
+    dataRoot: path.resolve(options.dataRoot),
+    cache: new DbCache(),
+    ...(options.scenarios && options.scenarios.length > 0 ? { scenarios: options.scenarios } : {}),
+    onResult: (r) => {
+      if (options.json) {
+        write(
+          JSON.stringify({
+            scenario: r.scenario,
+            db_hash: r.db_hash,
+            user_db_hash: r.user_db_hash,
+            errors: r.errors,
+          }),
+        );
+        return;
+      }
+      write(
+        `${r.scenario.padEnd(72)} ${short(r.db_hash).padEnd(16)} ${short(r.user_db_hash).padEnd(16)} ${r.errors.length}`,
+      );
+      for (const e of r.errors) write(`    ${e}`);
+    },
+  });
+  if (!options.json) {
+    const failed = results.filter((r) => r.errors.length > 0).length;
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    write(`${results.length} scenarios replayed in ${seconds} s, ${failed} with errors`);
+  }
+  return results;
+}
+
+/** The `replay` command. */
+export function replayCommand(): Command {
+  return new Command('replay')
+    .description(
+      "Replay a domain's gold actions with its own tools and print each scenario's db hashes and errors.",
+    )
+    .requiredOption(
+      '--domain <name>',
+      'domain (scenario-name prefix), e.g. tau2_airline or tau2_telecom_workflow',
+    )
+    .option('--scenario <name...>', 'replay only these scenarios (repeatable)')
+    .addOption(
+      new Option('--data-root <dir>', 'data root the tau2 files and db_paths resolve in')
+        .env('EVAL_DATA_ROOT')
+        .default('./data'),
+    )
+    .option(
+      '--json',
+      'print one JSON line per scenario: {"scenario", "db_hash", "user_db_hash", "errors"}',
+    )
+    .option(
+      '--today <date>',
+      `telecom clock, YYYY-MM-DD (default tau2's ${domains.TAU2_TELECOM_TODAY}; the published reference ` +
+        `outcomes were produced on ${domains.NEMO_REFERENCE_TODAY})`,
+    )
+    .action(
+      async (opts: {
+        domain: string;
+        scenario?: string[];
+        dataRoot: string;
+        json?: boolean;
+        today?: string;
+      }) => {
+        const run: ReplayRunOptions = { domain: opts.domain, dataRoot: opts.dataRoot };
+        if (opts.scenario) run.scenarios = opts.scenario;
+        if (opts.json) run.json = true;
+        if (opts.today !== undefined) run.today = opts.today;
+        const results = await runReplay(run, (line) => console.log(line));
+        if (results.some((r) => r.errors.length > 0)) process.exitCode = 1;
+      },
+    );
+}
