@@ -1,0 +1,195 @@
+/**
+ * The per-scenario result object written to `metrics.json`, and the shapes it is made of.
+ *
+ * Base fields follow the NeMo harness (`evaluation.md` A3); scoring fields follow its signals
+ * (A5) plus our additions (user-db comparison, db diff, tau2 reward, stall and scripted flags).
+ * Signal values use `'N/A'` for "does not apply to this scenario" (the reference writes `"N/A"`
+ * for `is_action_match` and leaves other keys out; we always write every key).
+ *
+ * @module
+ */
+import type { DbDiff } from '@scenaro/agent';
+import type { ActionRecord } from '@scenaro/sdk/protocol';
+import type { BridgeFailure, SideTokenUsage, StopReason } from '../bridge/types.js';
+
+/** A signal that does not apply to the scenario. */
+export type NotApplicable = 'N/A';
+
+/** The names of the composite-success signals, in the order the reference checks them. */
+export const SIGNAL_NAMES = [
+  'is_action_match',
+  'db_state_match',
+  'db_state_assertion',
+  'nl_assertion',
+  'judge_passed',
+  'clean_exit',
+] as const;
+export type SignalName = (typeof SIGNAL_NAMES)[number];
+
+/** `{count, mean_ms, p50_ms, p95_ms, min_ms, max_ms}`; every value is -1 when there are none. */
+export interface LatencyStats {
+  count: number;
+  mean_ms: number;
+  p50_ms: number;
+  p95_ms: number;
+  min_ms: number;
+  max_ms: number;
+}
+
+/** One measured agent response latency with the turns around it (a row of `all_latencies.csv`). */
+export interface LatencyRecord {
+  /** The user text the agent answered (the kick-off text for the first agent turn, when known). */
+  user_transcript: string;
+  agent_transcript: string;
+  latency_ms: number;
+}
+
+/** One turn of the conversation, as `metrics.json` stores it. */
+export interface MetricsTurn {
+  role: 'agent' | 'user';
+  text: string;
+  /** Seconds since the conversation started. */
+  start: number;
+  end: number;
+  latency_ms?: number;
+  interrupted?: boolean;
+}
+
+/** Verdict of one db-state assertion (`predicate(db, **arguments) == assert_value`). */
+export interface AssertionVerdict {
+  func_name: string;
+  side: 'agent' | 'user';
+  passed: boolean;
+  expected: unknown;
+  /** What the predicate returned (`null` when it could not run). */
+  actual: unknown;
+  message: string | null;
+  /** Why the predicate could not run (no db pulled, unknown predicate, it threw). */
+  error: string | null;
+}
+
+/** Verdict of one natural-language assertion, from the judge. */
+export interface NlAssertionVerdict {
+  /** 1-based position in the scenario's `nlAssertions`. */
+  index: number;
+  assertion: string;
+  passed: boolean;
+  reason: string;
+}
+
+/**
+ * Which whitelisted signals passed, failed or did not apply, and which were computed but not
+ * whitelisted. The tau2 scorer lists its reward components (`reward_basis`) instead.
+ */
+export interface SuccessBreakdown {
+  passed: (SignalName | Tau2RewardComponent)[];
+  failed: (SignalName | Tau2RewardComponent)[];
+  not_applicable: (SignalName | Tau2RewardComponent)[];
+  excluded: (SignalName | Tau2RewardComponent)[];
+}
+
+/**
+ * A structured db diff (tables -> records -> fields, from `computeDbDiff`), or why there is none.
+ * `needs_include_db`: the bot's summary carried no `db` (it is only pulled for scenarios with
+ * db-state assertions); re-request `get_scenario_summary {include_db: true}` and score again with
+ * `actualDb` to get the diff.
+ */
+export type DbDiffReport =
+  | { status: 'computed'; side: 'agent' | 'user'; diff: DbDiff }
+  | { status: 'needs_include_db'; side: 'agent' | 'user'; message: string }
+  | { status: 'unavailable'; side: 'agent' | 'user'; message: string };
+
+/** The judge's result as stored in metrics (without the prompt it was given). */
+export interface JudgeSummary {
+  score: number | null;
+  reason: string;
+  model: string | null;
+  /** Set when the judge could not give a verdict (HTTP error, timeout, unparseable answer). */
+  error: string | null;
+}
+
+/** A component of tau2's reward. */
+export type Tau2RewardComponent =
+  'DB' | 'ACTION' | 'COMMUNICATE' | 'ENV_ASSERTION' | 'NL_ASSERTION';
+
+/** tau2-style scoring of one scenario. */
+export interface Tau2Score {
+  /** Product of the `reward_basis` components (`null` when the scenario could not be scored). */
+  reward: number | null;
+  reward_basis: Tau2RewardComponent[];
+  /**
+   * Every component that could be computed (basis or diagnostic): 1/0 (partial values for none),
+   * `null` when it does not apply or cannot be computed.
+   */
+  reward_breakdown: Partial<Record<Tau2RewardComponent, number | null>>;
+  /** Why the reward is 0 regardless of the components (tau2's termination gate), if it is. */
+  termination_gate: string | null;
+  /** Per-component notes (e.g. "no judge configured", "no expected db"). */
+  notes: Partial<Record<Tau2RewardComponent, string>>;
+}
+
+/** The `metrics.json` object of one scenario. */
+export interface ScenarioMetrics {
+  // ---- base fields (reference) ----
+  total_turns: number;
+  /** Conversation length in seconds (end of the last turn). */
+  duration_seconds: number;
+  turns: MetricsTurn[];
+  latency_stats: LatencyStats;
+  latencies: LatencyRecord[];
+  scenario_name: string;
+  scenario_directory: string;
+  /** Wall-clock seconds of the whole scenario (setup, conversation, pull). */
+  scenario_duration: number;
+  stop_reason: StopReason;
+  token_usage: { agent: SideTokenUsage; user: SideTokenUsage };
+
+  // ---- our base additions ----
+  /** Registry domain of the scenario. */
+  domain: string;
+  /** Trial number when a scenario runs several times (pass^k); 1 otherwise. */
+  trial: number;
+  /** Write actions recorded by each bot (from `get_scenario_summary`). */
+  actions: { agent: ActionRecord[]; user: ActionRecord[] };
+  /** Number of gold actions of the scenario. */
+  reference_action_count: number;
+  /** The bridge failure, when the run broke down. */
+  failure: BridgeFailure | null;
+  /** Errors of cross-side sync during the run. */
+  sync_errors: string[];
+
+  // ---- scoring fields ----
+  is_action_match: boolean | NotApplicable;
+  /** Agent db: expected hash == the agent bot's `db_hash` (missing hash -> false). */
+  db_state_match: boolean | NotApplicable;
+  db_state_expected_hash: string | null;
+  db_state_actual_hash: string | null;
+  /** User db, compared when an expected user db (or hash) exists (the reference never compares it). */
+  user_db_state_match: boolean | NotApplicable;
+  user_db_state_expected_hash: string | null;
+  user_db_state_actual_hash: string | null;
+  db_state_assertion_pass_rate: number | NotApplicable;
+  db_state_assertion_verdicts: AssertionVerdict[];
+  nl_assertion_pass_rate: number | NotApplicable;
+  nl_assertion_verdicts: NlAssertionVerdict[];
+  judge_score: number | null;
+  judge_passed: boolean | NotApplicable;
+  judge: JudgeSummary | null;
+  clean_exit: boolean;
+  is_successful: boolean | NotApplicable;
+  success_breakdown: SuccessBreakdown;
+  is_task_successful: boolean | NotApplicable;
+  /** `token_usage.agent.n_calls < minAgentTurns`: counted as a failure, left out of per-signal rates. */
+  stalled: boolean;
+  /** Why `is_successful` is `'N/A'`. */
+  not_scored_reason?: string;
+  /** Why `is_successful` is false when it is not the signals (bridge failure, stall). */
+  failure_reason?: string;
+  db_diff?: DbDiffReport;
+  user_db_diff?: DbDiffReport;
+  scorer: 'nemo' | 'tau2';
+  tau2?: Tau2Score;
+  /** True when every model seen in `token_usage` (both sides) is a `scripted:*` policy. */
+  scripted: boolean;
+  scripted_sides: { agent: boolean; user: boolean };
+}
