@@ -175,7 +175,7 @@ export class TestClient {
   async waitFor(
     predicate: (message: RTVIMessage) => boolean,
     what = 'a matching message',
-    { from = 0, timeoutMs = 5000 }: { from?: number; timeoutMs?: number } = {},
+    { from = 0, timeoutMs = 10_000 }: { from?: number; timeoutMs?: number } = {},
   ): Promise<RTVIMessage> {
     let found: RTVIMessage | undefined;
     await this.until(
@@ -208,7 +208,7 @@ export class TestClient {
   async request(
     t: string,
     d?: unknown,
-    { id = nextId(t), timeoutMs = 5000 }: { id?: string; timeoutMs?: number } = {},
+    { id = nextId(t), timeoutMs = 10_000 }: { id?: string; timeoutMs?: number } = {},
   ): Promise<RTVIMessage> {
     this.send(clientMessage(id, t, d));
     return this.waitFor(
@@ -225,7 +225,7 @@ export class TestClient {
   async requestJson(
     t: string,
     dJson: string,
-    { id = nextId(t), timeoutMs = 5000 }: { id?: string; timeoutMs?: number } = {},
+    { id = nextId(t), timeoutMs = 10_000 }: { id?: string; timeoutMs?: number } = {},
   ): Promise<RTVIMessage> {
     this.sendMessageFrame(
       `{"label":"rtvi-ai","type":"client-message","id":${JSON.stringify(id)},"data":{"t":${JSON.stringify(t)},"d":${dJson}}}`,

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDictHash } from '@scenaro/agent';
 import { TestClient, pollUntil } from '../../agent/test/test-client.js';
 
@@ -50,7 +50,7 @@ function run(args: string[]): Run {
 /** Run to completion (bounded) and return exit code and output. */
 async function runToEnd(
   args: string[],
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const r = run(args);
   const timer = setTimeout(() => r.child.kill('SIGKILL'), timeoutMs);
@@ -85,8 +85,8 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-// Each test spawns its own process, so they run concurrently (with the test-local expect).
-describe.skipIf(!built)('scenaro (built CLI)', { concurrent: true }, () => {
+// Each CLI start takes ~1 s of CPU; on a busy machine much longer, hence generous timeouts.
+describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
   it('serve --port 0 prints exactly one "listening on" line and accepts a connection', async ({
     expect,
   }) => {
@@ -95,7 +95,7 @@ describe.skipIf(!built)('scenaro (built CLI)', { concurrent: true }, () => {
       await pollUntil(
         () => server.stdout().includes('\n') || server.child.exitCode !== null,
         'the listening line',
-        10_000,
+        30_000,
       );
       expect(server.child.exitCode, `serve exited early: ${server.stderr()}`).toBeNull();
       const match = /^listening on (ws:\/\/127\.0\.0\.1:(\d+))\n$/.exec(server.stdout());
@@ -132,21 +132,21 @@ describe.skipIf(!built)('scenaro (built CLI)', { concurrent: true }, () => {
     }
   });
 
-  it('serve refuses a bad --port with exit code 1', async ({ expect }) => {
+  it('serve refuses a bad --port with exit code 1', async () => {
     const { code, stdout, stderr } = await runToEnd(['serve', '--port', 'abc']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/--port must be an integer from 0 to 65535, got 'abc'/);
   });
 
-  it('hash prints the get_dict_hash digest of a JSON file', async ({ expect }) => {
+  it('hash prints the get_dict_hash digest of a JSON file', async () => {
     const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'db.json')]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe(`${getDictHash(DB)}\n`);
   });
 
-  it('hash merges a directory of *.json shards by file stem', async ({ expect }) => {
+  it('hash merges a directory of *.json shards by file stem', async () => {
     const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'shards')]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -154,7 +154,7 @@ describe.skipIf(!built)('scenaro (built CLI)', { concurrent: true }, () => {
     expect(stdout).not.toBe(`${getDictHash(DB)}\n`);
   });
 
-  it('hash of a missing path fails with a clear error and exit code 1', async ({ expect }) => {
+  it('hash of a missing path fails with a clear error and exit code 1', async () => {
     const missing = join(tmp, 'no', 'such.json');
     const { code, stdout, stderr } = await runToEnd(['hash', missing]);
     expect(code).toBe(1);
