@@ -3,7 +3,7 @@
  * validates it (documented defaults, clear errors for wrong types) and acts on
  * one session. A handler that throws is answered with an `error-response`.
  */
-import { CONTROL_MESSAGES, parseControlArgs } from '@scenaro/sdk/protocol';
+import { CONTROL_MESSAGES, RTVI_RPC_MESSAGES, parseControlArgs } from '@scenaro/sdk/protocol';
 import type {
   ApplyInitializationResult,
   ApplySyncDeltaResult,
@@ -171,4 +171,17 @@ export const CONTROL_HANDLERS: Readonly<Record<ControlMessageName, ClientMessage
   get_scenario_summary: getScenarioSummary,
   apply_initialization: applyInitializationHandler,
   apply_sync_delta: applySyncDelta,
+};
+
+/** The RPC-over-RTVI messages from the browser, routed to the session's transport. */
+export const RPC_HANDLERS: Readonly<Record<string, ClientMessageHandler>> = {
+  [RTVI_RPC_MESSAGES.ACK]: (d, session) => {
+    session.rpc.handleAck(d);
+    return true;
+  },
+  [RTVI_RPC_MESSAGES.RESPONSE]: (d, session) => {
+    session.rpc.handleResponse(d);
+    return true;
+  },
+  [RTVI_RPC_MESSAGES.CALL]: (d, session) => session.rpc.handleCall(d),
 };

@@ -3,6 +3,7 @@
  * tested without a socket.
  */
 import type { ConversationContext } from '../conversation/context.js';
+import type { RtviRpcServerTransport } from '../server/rtvi-rpc-transport.js';
 import type { DbSource } from '../scenario/initialize.js';
 import type { DomainRegistry } from '../scenario/registry.js';
 import type { BoundTool, ScenarioState } from '../scenario/types.js';
@@ -17,6 +18,8 @@ export interface SessionControlOptions {
 }
 
 export interface SessionControl {
+  /** RPC to the browser over this connection. */
+  readonly rpc: RtviRpcServerTransport;
   readonly state: ScenarioState;
   readonly context: ConversationContext;
   readonly registry: DomainRegistry;

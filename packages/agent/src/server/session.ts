@@ -4,6 +4,7 @@
  * input to its {@link Conversation}, and writes through a `send` callback, so it
  * can be driven without a socket.
  */
+import { RpcError } from '@scenaro/sdk';
 import {
   botReady,
   errorResponse,
@@ -33,6 +34,7 @@ import type { DomainRegistry } from '../scenario/registry.js';
 import { createScenarioState } from '../scenario/types.js';
 import type { BoundTool, ScenarioState } from '../scenario/types.js';
 import type { Logger } from './logger.js';
+import { RtviRpcServerTransport } from './rtvi-rpc-transport.js';
 
 /** What a session is built from. */
 export interface BotSessionOptions extends SessionControlOptions {
@@ -72,6 +74,8 @@ export class BotSession implements SessionControl, ConversationHost {
   readonly #conversation: Conversation;
   readonly #inflight = new Set<Promise<void>>();
   #ready = false;
+  /** RPC to the browser over this connection (frontend tools, UI activity, dictation). */
+  readonly rpc: RtviRpcServerTransport;
 
   constructor(options: BotSessionOptions) {
     this.#opts = options;
@@ -84,6 +88,10 @@ export class BotSession implements SessionControl, ConversationHost {
       contextIdleWaitMs: options.contextIdleWaitMs,
     };
     this.log = options.log;
+    this.rpc = new RtviRpcServerTransport({
+      push: (data) => this.push(data),
+      signal: this.#abort.signal,
+    });
     this.#conversation = options.conversation?.(this) ?? {};
   }
 
@@ -240,7 +248,16 @@ export class BotSession implements SessionControl, ConversationHost {
       );
     } catch (err) {
       this.log.warn({ requestId: id, t, err }, 'client-message failed');
-      this.#opts.send(errorResponse(id, errorName(err)));
+      const response: RTVIMessage = errorResponse(id, errorName(err));
+      if (RpcError.isInstance(err)) {
+        // RPC failures keep their LiveKit-compatible code for the browser's transport.
+        response.data = {
+          error: err.message,
+          code: err.code,
+          ...(err.data ? { data: err.data } : {}),
+        };
+      }
+      this.#opts.send(response);
     }
   }
 
