@@ -11,7 +11,7 @@ import {
   startBotServer,
 } from '@scenaro/agent';
 import type { BotServer, ChatModel, ConversationHost, ServerProfile } from '@scenaro/agent';
-import { registerBuiltInDomains } from '../domains.js';
+import { builtInDataRoots, registerBuiltInDomains } from '../domains.js';
 
 export interface ServeOptions {
   profile: ServerProfile;
@@ -68,6 +68,7 @@ export async function serve(
     port,
     registry,
     conversation: createConversationEngine({ model: brain.factory }),
+    extraDataRoots: builtInDataRoots(),
     ...(options.dataRoot !== undefined ? { dataRoot: options.dataRoot } : {}),
     ...(token ? { token } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),
