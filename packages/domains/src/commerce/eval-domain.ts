@@ -46,12 +46,15 @@ export async function loadCommerceScenarios(dataRoot?: string): Promise<Scenario
 }
 
 /**
- * The commerce {@link EvalDomain}: our own voice-shopping domain. Its scenarios ship with the
- * package; a bot serving them must use {@link COMMERCE_DATA_ROOT} as its data root (or a root
- * containing the same `commerce/` folder).
+ * The commerce {@link EvalDomain}: our own voice-shopping domain. Its data and scenarios ship
+ * with the package in {@link COMMERCE_DATA_ROOT}, announced as `dataRoot` so bots and replay
+ * resolve `commerce/db.json` there when their own data root has no `commerce/` folder. A bot
+ * started without that fallback must be given {@link COMMERCE_DATA_ROOT} as its data root (or a
+ * root containing the same `commerce/` folder).
  */
 export const commerceEvalDomain: EvalDomain = {
   name: COMMERCE_DOMAIN,
   module: commerceDomain,
+  dataRoot: COMMERCE_DATA_ROOT,
   loadScenarios: (dataRoot: string) => loadCommerceScenarios(dataRoot),
 };

@@ -63,3 +63,5 @@ export {
 export { buildAgentPrompt, buildUserPrompt, USER_STOP_TOKEN } from './prompts.js';
 export { initializeCommerceState, replayCommerceScenario } from './replay.js';
 export type { CommerceReplayOptions, CommerceReplayResult, ReplayedAction } from './replay.js';
+export { createCommerceSession } from './session.js';
+export type { CommerceSession, CommerceSessionOptions } from './session.js';

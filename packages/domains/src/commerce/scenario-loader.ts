@@ -171,7 +171,10 @@ function shapeKey(at: readonly PropertyKey[]): string {
 }
 
 function fileKeys(at: readonly PropertyKey[]): readonly string[] {
-  return SCENARIO_FILE_KEYS[shapeKey(at)] ?? [];
+  const key = shapeKey(at);
+  return Object.prototype.hasOwnProperty.call(SCENARIO_FILE_KEYS, key)
+    ? (SCENARIO_FILE_KEYS[key] ?? [])
+    : [];
 }
 
 function zodIssues(

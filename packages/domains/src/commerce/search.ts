@@ -20,16 +20,16 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-const SYNONYMS: Readonly<Record<string, string>> = {
-  canceling: 'cancelling',
-  cancellation: 'cancelling',
-  anc: 'cancelling',
-  notebook: 'laptop',
-  cellphone: 'phone',
-  trainer: 'sneaker',
-  earphone: 'earbud',
-  grey: 'gray',
-};
+const SYNONYMS: ReadonlyMap<string, string> = new Map([
+  ['canceling', 'cancelling'],
+  ['cancellation', 'cancelling'],
+  ['anc', 'cancelling'],
+  ['notebook', 'laptop'],
+  ['cellphone', 'phone'],
+  ['trainer', 'sneaker'],
+  ['earphone', 'earbud'],
+  ['grey', 'gray'],
+]);
 
 /** Fold simple English plurals (`headphones` -> `headphone`, `batteries` -> `battery`). */
 function stem(word: string): string {
@@ -44,8 +44,8 @@ export function tokenize(text: string): string[] {
   const terms: string[] = [];
   for (const raw of text.toLowerCase().split(/[^a-z0-9]+/)) {
     if (raw.length === 0 || STOP_WORDS.has(raw)) continue;
-    const term = stem(SYNONYMS[raw] ?? raw);
-    terms.push(SYNONYMS[term] ?? term);
+    const term = stem(SYNONYMS.get(raw) ?? raw);
+    terms.push(SYNONYMS.get(term) ?? term);
   }
   return terms;
 }
