@@ -13,10 +13,10 @@ import {
   createScenarioState,
   DbCache,
   executeBoundTool,
-  getDictHash,
 } from '@scenaro/agent';
 import type { DbSource, DomainRegistry, JsonObject, ScenarioState } from '@scenaro/agent';
 import type { EvalDomain, Scenario, Side, SidedActionRecord } from '@scenaro/domains';
+import { ReplayDbCache, replayDbHash } from './lazy-db.js';
 
 /** What a replay needs. */
 export interface ReplayOptions {
@@ -127,7 +127,7 @@ function bindTools(
 }
 
 function hashOf(db: JsonObject | undefined): string | null {
-  return db !== undefined && Object.keys(db).length > 0 ? getDictHash(db) : null;
+  return db !== undefined && Object.keys(db).length > 0 ? replayDbHash(db) : null;
 }
 
 /**
@@ -165,7 +165,13 @@ export async function replayScenario(
   scenario: Scenario,
   options: ReplayOptions,
 ): Promise<ReplayResult> {
-  const { registry, dataSource } = options;
+  const { registry } = options;
+  // Sessions get lazily copied dbs from the shared parse cache (tables are copied when first touched).
+  const cache =
+    options.dataSource.cache instanceof ReplayDbCache
+      ? options.dataSource.cache
+      : new ReplayDbCache(options.dataSource.cache);
+  const dataSource: DbSource = { dataRoot: options.dataSource.dataRoot, cache };
   const states = { agent: createScenarioState(), user: createScenarioState() };
   const errors: string[] = [];
 
