@@ -11,3 +11,4 @@ export * from './signals.js';
 export * from './nemo.js';
 export * from './tau2.js';
 export * from './aggregate.js';
+export * from './score.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Judge } from './judge.js';
+import { needsIncludeDb, scoreScenarioWith } from './score.js';
 import type { PredicateLookup } from './signals.js';
 import {
   collectToolCalls,
@@ -7,6 +8,7 @@ import {
   compareWithToolCall,
   defaultRewardBasis,
   scoreScenarioTau2,
+  tau2CriteriaFromTask,
 } from './tau2.js';
 import { makeRun, makeScenario } from './testing.js';
 
@@ -370,5 +372,44 @@ describe('scoreScenarioTau2', () => {
     });
     expect(stalled.stalled).toBe(true);
     expect(stalled.is_successful).toBe(false);
+  });
+});
+
+describe('tau2 criteria from task files and scorer selection', () => {
+  it('applies tau2 defaults', () => {
+    expect(tau2CriteriaFromTask({ evaluation_criteria: null })).toEqual({
+      reward_basis: [],
+      communicate_info: null,
+      actions: null,
+    });
+    expect(tau2CriteriaFromTask({ evaluation_criteria: { communicate_info: ['5244'] } })).toEqual({
+      reward_basis: ['DB', 'COMMUNICATE'],
+      communicate_info: ['5244'],
+      actions: null,
+    });
+    const withActions = tau2CriteriaFromTask({
+      evaluation_criteria: {
+        reward_basis: ['ACTION'],
+        actions: [{ name: 'transfer_to_human_agents', arguments: {}, compare_args: [] }],
+      },
+    });
+    expect(withActions.actions?.[0]?.compare_args).toEqual([]);
+  });
+
+  it('scores with the selected scorer and says when a diff needs include_db', async () => {
+    const input = {
+      scenario: makeScenario(),
+      run: makeRun({ agentSummary: { actions: [], db_hash: 'x' } }),
+      expectedDb: { t: {} },
+      predicates: noPredicates,
+    };
+    const nemo = await scoreScenarioWith('nemo', input);
+    const tau2 = await scoreScenarioWith('tau2', input);
+    expect(nemo.scorer).toBe('nemo');
+    expect(tau2.scorer).toBe('tau2');
+    expect(needsIncludeDb(nemo)).toEqual({ agent: true, user: false });
+    expect(
+      needsIncludeDb(await scoreScenarioWith('nemo', { ...input, actualDb: { t: { a: 1 } } })),
+    ).toEqual({ agent: false, user: false });
   });
 });

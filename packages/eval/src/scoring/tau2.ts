@@ -163,6 +163,31 @@ export function communicateReward(info: readonly string[], messages: readonly st
   return info.every((i) => haystacks.some((h) => h.includes(i.toLowerCase()))) ? 1 : 0;
 }
 
+/** The parts of a tau2 task JSON that {@link tau2CriteriaFromTask} reads. */
+export interface Tau2TaskCriteriaSource {
+  evaluation_criteria?: {
+    reward_basis?: Tau2RewardComponent[] | null;
+    communicate_info?: string[] | null;
+    actions?: Tau2GoldAction[] | null;
+  } | null;
+}
+
+/**
+ * tau2 criteria from a task of a tau2 `tasks.json`, with tau2's defaults: no
+ * `evaluation_criteria` -> empty basis (reward 1); no `reward_basis` -> `[DB, COMMUNICATE]`;
+ * no `communicate_info` -> nothing to communicate.
+ */
+export function tau2CriteriaFromTask(task: Tau2TaskCriteriaSource): Tau2Criteria {
+  const criteria = task.evaluation_criteria;
+  if (criteria === null || criteria === undefined)
+    return { reward_basis: [], communicate_info: null, actions: null };
+  return {
+    reward_basis: [...(criteria.reward_basis ?? ['DB', 'COMMUNICATE'])],
+    communicate_info: criteria.communicate_info ? [...criteria.communicate_info] : null,
+    actions: criteria.actions ? criteria.actions.map((a) => ({ ...a })) : null,
+  };
+}
+
 /** `reward_basis` from the scenario's success signals (tau2's default `[DB, COMMUNICATE]` when none maps). */
 export function defaultRewardBasis(scenario: Scenario): Tau2RewardComponent[] {
   const basis: Tau2RewardComponent[] = [];
