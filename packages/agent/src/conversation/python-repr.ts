@@ -4,6 +4,15 @@
  */
 import { pythonFloatRepr } from '../scenario/db-hash.js';
 
+/** Characters Python's `str.isprintable()` rejects (other than the ASCII space). */
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+function hexEscape(code: number): string {
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\U${code.toString(16).padStart(8, '0')}`;
+}
+
 function reprString(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
@@ -14,12 +23,7 @@ function reprString(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code >= 0x80 && code <= 0xa0) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code >= 0xd800 && code <= 0xdfff) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else if (code === 0xad) out += '\\xad';
-    else if ((code >= 0x2028 && code <= 0x2029) || code === 0xfeff)
-      out += `\\u${code.toString(16)}`;
+    else if (ch !== ' ' && NON_PRINTABLE.test(ch)) out += hexEscape(code);
     else out += ch;
   }
   return out + quote;
