@@ -16,7 +16,11 @@ export class DeltaPathError extends Error {
 }
 
 /** Keys that would reach an object's prototype machinery. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
 
 /** One step of a parsed path: a key, optionally followed by a list selector. */
 export interface PathSegment {
@@ -54,7 +58,11 @@ function singular(key: string): string {
 }
 
 /** Find the element of `list` selected by `selector`. */
-export function selectListElement(list: unknown[], listKey: string, selector: string): JsonObject | undefined {
+export function selectListElement(
+  list: unknown[],
+  listKey: string,
+  selector: string,
+): JsonObject | undefined {
   const idFields = ['id', `${singular(listKey)}_id`];
   for (const field of idFields) {
     const hit = list.find((item) => isObject(item) && String(item[field]) === selector);
@@ -62,7 +70,8 @@ export function selectListElement(list: unknown[], listKey: string, selector: st
   }
   return list.find(
     (item) =>
-      isObject(item) && Object.keys(item).some((k) => k.endsWith('_id') && String(item[k]) === selector),
+      isObject(item) &&
+      Object.keys(item).some((k) => k.endsWith('_id') && String(item[k]) === selector),
   ) as JsonObject | undefined;
 }
 
@@ -82,7 +91,12 @@ export function setAtPath(db: Db, path: string, value: unknown): void {
     if (!isObject(node)) throw new DeltaPathError(`'${path}': cannot descend into a non-object`);
     if (segment.selector === undefined) {
       if (last) {
-        Object.defineProperty(node, segment.key, { value, writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(node, segment.key, {
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
         return;
       }
       const next = own(node, segment.key);
@@ -94,7 +108,9 @@ export function setAtPath(db: Db, path: string, value: unknown): void {
     if (!Array.isArray(list)) throw new DeltaPathError(`'${path}': '${segment.key}' is not a list`);
     const element = selectListElement(list, segment.key, segment.selector);
     if (!element) {
-      throw new DeltaPathError(`'${path}': no element of '${segment.key}' with id '${segment.selector}'`);
+      throw new DeltaPathError(
+        `'${path}': no element of '${segment.key}' with id '${segment.selector}'`,
+      );
     }
     if (last) {
       throw new DeltaPathError(`'${path}': a path cannot end on a list selector`);

@@ -84,7 +84,9 @@ export class DomainRegistry {
 
   registerSyncApplier(domain: string, applier: SyncApplier): void {
     if (this.syncAppliers.has(domain)) {
-      throw new DuplicateRegistrationError(`a sync applier is already registered for domain='${domain}'`);
+      throw new DuplicateRegistrationError(
+        `a sync applier is already registered for domain='${domain}'`,
+      );
     }
     this.syncAppliers.set(domain, applier);
   }
