@@ -184,6 +184,7 @@ export class FrontendToolCaller {
       }
       const controller = new AbortController();
       let done = false;
+      let transportSettled = false;
       let detach = (): void => {};
       const finish = (response: RpcToolResponse): void => {
         if (done) return;
@@ -191,7 +192,8 @@ export class FrontendToolCaller {
         this.timers.clearTimeout(timer);
         detach();
         this.pending.delete(requestId);
-        controller.abort();
+        // Stop waiting on the transport when we answered first (timeout, cancel, abort).
+        if (!transportSettled) controller.abort();
         this.logger.debug('frontend tool answered', {
           requestId,
           tool: definition.name,
@@ -239,6 +241,7 @@ export class FrontendToolCaller {
         })
         .then(
           (payload) => {
+            transportSettled = true;
             const parsed = parseRpcToolResponse(payload);
             if (!parsed.ok) {
               finish({
@@ -250,7 +253,10 @@ export class FrontendToolCaller {
             }
             finish({ ...parsed.value, requestId: parsed.value.requestId ?? requestId });
           },
-          (err: unknown) => finish(responseFromRpcFailure(requestId, err)),
+          (err: unknown) => {
+            transportSettled = true;
+            finish(responseFromRpcFailure(requestId, err));
+          },
         );
     });
   }

@@ -1,6 +1,7 @@
 /**
  * Validates tool `args` against the tool's JSON Schema with ajv. Compiled
- * validators are cached by schema text, so re-sent configs do not recompile.
+ * validators are cached by schema object and by schema text, so re-sent configs
+ * do not recompile. (Schemas are treated as immutable once handed over.)
  */
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -54,9 +55,21 @@ function toIssue(error: ErrorObject): ArgsIssue {
 export function createArgsValidator(options: { maxCachedSchemas?: number } = {}): ArgsValidator {
   const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
   const cache = new Map<string, ValidateFunction>();
+  const byObject = new WeakMap<object, ValidateFunction | string>();
   const max = options.maxCachedSchemas ?? 256;
 
   function compile(schema: JsonSchema): ValidateFunction | string {
+    if (typeof schema === 'object' && schema !== null) {
+      const known = byObject.get(schema);
+      if (known !== undefined) return known;
+      const compiled = compileByText(schema);
+      byObject.set(schema, compiled);
+      return compiled;
+    }
+    return compileByText(schema);
+  }
+
+  function compileByText(schema: JsonSchema): ValidateFunction | string {
     const key = JSON.stringify(schema);
     const cached = cache.get(key);
     if (cached) return cached;
