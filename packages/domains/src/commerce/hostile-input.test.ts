@@ -74,6 +74,28 @@ describe('scenario files', () => {
   });
 });
 
+describe('deeply nested files', () => {
+  it('refuses nesting beyond the limit quickly, naming where it starts', async () => {
+    const depth = 200_000;
+    const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const started = performance.now();
+    const issues = await issuesOf(
+      `{${BASE}, "gold_actions": [{"name": "get_cart", "arguments": {"x": ${deep}}}]}`,
+    );
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(
+      /^\$\.gold_actions\[0\]\.arguments\.x(\[0\]){60}: nested more than 64 levels deep$/,
+    );
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('still reports deeply nested broken JSON', async () => {
+    const issues = await issuesOf(`{"a": ${'['.repeat(200_000)}`);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^\$: invalid JSON: /);
+  });
+});
+
 describe('tool arguments', () => {
   it('refuses a __proto__ argument before the tool runs', async () => {
     const session = await createCommerceSession({ userId: 'u_001' });

@@ -17,7 +17,12 @@ import { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH } from './data-root.js';
 import { COMMERCE_DOMAIN } from './define-tool.js';
 import { COMMERCE_TOOLS, commerceTool } from './domain.js';
 import { COMMERCE_INIT_ARGUMENT_SCHEMAS } from './init-functions.js';
-import { findJsonSyntaxError, formatJsonPath, locateJsonPath } from './json-locate.js';
+import {
+  findJsonSyntaxError,
+  formatJsonPath,
+  lineColumnAt,
+  locateJsonPath,
+} from './json-locate.js';
 import type { JsonPathSegment } from './json-locate.js';
 import { buildAgentPrompt, buildUserInstructions, buildUserPrompt } from './prompts.js';
 import { SCENARIO_FILE_KEYS, scenarioFileSchema } from './scenario-schema.js';
@@ -104,25 +109,59 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Every `__proto__` / `constructor` / `prototype` key in the parsed value, by path. */
-function forbiddenKeyIssues(root: unknown): RawIssue[] {
+/** Deepest nesting a scenario file may use (objects and arrays); real files need about 6. */
+export const MAX_SCENARIO_NESTING = 64;
+
+interface WalkNode {
+  value: unknown;
+  depth: number;
+  parent: WalkNode | undefined;
+  key: JsonPathSegment | undefined;
+}
+
+function pathOf(node: WalkNode | undefined): JsonPathSegment[] {
+  const out: JsonPathSegment[] = [];
+  for (let n = node; n && n.key !== undefined; n = n.parent) out.push(n.key);
+  return out.reverse();
+}
+
+/**
+ * Every `__proto__` / `constructor` / `prototype` key in the parsed value, by path, and the first
+ * place the nesting exceeds {@link MAX_SCENARIO_NESTING} (checked before anything recurses).
+ */
+function structureIssues(root: unknown): RawIssue[] {
   const issues: RawIssue[] = [];
-  const stack: { value: unknown; at: JsonPathSegment[] }[] = [{ value: root, at: [] }];
+  const stack: WalkNode[] = [{ value: root, depth: 0, parent: undefined, key: undefined }];
   while (stack.length > 0) {
-    const { value, at } = stack.pop() as { value: unknown; at: JsonPathSegment[] };
+    const node = stack.pop() as WalkNode;
+    const { value, depth } = node;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_SCENARIO_NESTING) {
+      issues.push({
+        path: pathOf(node),
+        message: `nested more than ${MAX_SCENARIO_NESTING} levels deep`,
+      });
+      break;
+    }
     if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, at: [...at, i] }));
-    } else if (isObject(value)) {
-      for (const key of Object.keys(value)) {
-        if (FORBIDDEN_KEYS.has(key)) {
-          issues.push({
-            path: [...at, key],
-            message: `the key '${key}' is not allowed`,
-            atKey: true,
-          });
-        } else {
-          stack.push({ value: value[key], at: [...at, key] });
-        }
+      value.forEach((v, i) => stack.push({ value: v, depth: depth + 1, parent: node, key: i }));
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const child: WalkNode = {
+        value: (value as Record<string, unknown>)[key],
+        depth: depth + 1,
+        parent: node,
+        key,
+      };
+      if (FORBIDDEN_KEYS.has(key)) {
+        issues.push({
+          path: pathOf(child),
+          message: `the key '${key}' is not allowed`,
+          atKey: true,
+        });
+      } else {
+        stack.push(child);
       }
     }
   }
@@ -376,18 +415,27 @@ export function parseScenarioText(text: string, file: string): CommerceScenarioF
   try {
     raw = JSON.parse(body);
   } catch (err) {
+    const v8Message = err instanceof Error ? err.message : String(err);
     const problem = findJsonSyntaxError(body);
-    const message = problem?.message ?? (err instanceof Error ? err.message : String(err));
+    // Our scanner names the mistake and its position; V8's message is the fallback (its
+    // position, when it gives one, is an offset into the text).
+    const v8Offset = /at position (\d+)/.exec(v8Message)?.[1];
+    const where =
+      problem && problem.message !== 'nesting too deep'
+        ? problem
+        : v8Offset !== undefined
+          ? lineColumnAt(body, Number(v8Offset))
+          : undefined;
     throw new ScenarioFileError(file, [
       {
         path: '$',
-        message: `invalid JSON: ${message}`,
-        ...(problem ? { line: problem.line, column: problem.column } : {}),
+        message: `invalid JSON: ${problem && problem.message !== 'nesting too deep' ? problem.message : v8Message}`,
+        ...(where ? { line: where.line, column: where.column } : {}),
       },
     ]);
   }
-  const forbidden = forbiddenKeyIssues(raw);
-  if (forbidden.length > 0) throw new ScenarioFileError(file, located(body, forbidden));
+  const structure = structureIssues(raw);
+  if (structure.length > 0) throw new ScenarioFileError(file, located(body, structure));
   if (!isObject(raw)) {
     throw new ScenarioFileError(file, [
       { path: '$', message: 'a scenario file must hold a JSON object', line: 1, column: 1 },
