@@ -446,6 +446,33 @@ describe('ScenaroSession', () => {
     expect(user.registeredMethods).toEqual(['search_collection_items']);
   });
 
+  it('survives a reconnect of its transport: calls in flight are cancelled, methods stay', async () => {
+    let signal: AbortSignal | undefined;
+    const { session, agent, user } = setup({
+      config: { tools: [searchTool, { name: 'hang' }] },
+      handlers: {
+        search_collection_items: searchHandler,
+        hang: (_id, _a, _s, _c, ctx) => {
+          signal = ctx.signal;
+          return new Promise<never>(() => {});
+        },
+      },
+    });
+    session.start();
+    void callTool(agent, 'hang', { requestId: 'h' }).catch(() => {});
+    await vi.advanceTimersByTimeAsync(5);
+    user.disconnect('network lost');
+    expect(signal?.aborted).toBe(true);
+    expect(session.inflightCount).toBe(0);
+    user.reconnect();
+    expect(session.state).toBe('active');
+    const answer = await callTool(agent, 'search_collection_items', {
+      requestId: 'after',
+      args: { query: 'q' },
+    });
+    expect(answer.code).toBe('SUCCESS');
+  });
+
   it('refuses callers rejected by isAllowedCaller', async () => {
     const { session, agent } = setup({ isAllowedCaller: (identity) => identity === 'agent-007' });
     session.start();
