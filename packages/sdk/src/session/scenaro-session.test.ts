@@ -266,6 +266,24 @@ describe('ScenaroSession', () => {
     void callTool(rust.agent, 'hang', { requestId: 'b' }, 10000).then((r) => (rustAnswer = r));
     await vi.advanceTimersByTimeAsync(2500);
     expect(rustAnswer?.code).toBe('TIMEOUT');
+    // Without the cap, the tool keeps its own budget.
+    const uncapped = setup(
+      {
+        config: { tools: [{ name: 'hang' }] },
+        handlers: { hang: never },
+        capByTransportTimeout: false,
+      },
+      { agentRuntime: 'rust' },
+    );
+    uncapped.session.start();
+    let uncappedAnswer: RpcToolResponse | undefined;
+    void callTool(uncapped.agent, 'hang', { requestId: 'c' }, 10000).then(
+      (r) => (uncappedAnswer = r),
+    );
+    await vi.advanceTimersByTimeAsync(9499);
+    expect(uncappedAnswer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(uncappedAnswer?.code).toBe('TIMEOUT');
   });
 
   it('honours a configurable timeout margin', async () => {

@@ -55,6 +55,13 @@ export interface ScenaroSessionOptions {
   agentIdentity?: string;
   /** Answer `TIMEOUT` this long before the deadline. @default 500 */
   timeoutMarginMs?: number;
+  /**
+   * Cap each tool's deadline by the handler-visible `responseTimeoutMs` the
+   * transport reports. LiveKit Rust callers (Python agents, rtc-node) report
+   * `max(t - 7000, 1000)`, less than they actually wait: set `false` for them.
+   * @default true
+   */
+  capByTransportTimeout?: boolean;
   /** UI activity tracking; `false` leaves `scenaro__ui_activity_check` unregistered. */
   activity?: UiActivityTrackerOptions | UiActivityTracker | false;
   /** Refuse calls from other participants (`callerIdentity` checks). @default allow all */
@@ -137,6 +144,7 @@ export class ScenaroSession {
       clock: this.clock,
       logger: this.logger,
       timeoutMarginMs: options.timeoutMarginMs ?? 500,
+      capByTransportTimeout: options.capByTransportTimeout ?? true,
       maxPayloadBytes: () => this.transport.maxPayloadBytes,
       track: (requestId, call) => {
         if (this.inflight.has(requestId)) return false;

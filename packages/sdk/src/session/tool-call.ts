@@ -45,6 +45,8 @@ export interface ToolCallEnvironment {
   logger: Logger;
   /** Answer `TIMEOUT` this long before the deadline. */
   timeoutMarginMs: number;
+  /** Cap the deadline by the transport's handler-visible `responseTimeoutMs`. */
+  capByTransportTimeout: boolean;
   maxPayloadBytes(): number;
   /** Track a running call for cancellation; false if the id is already running. */
   track(requestId: string, call: InflightCall): boolean;
@@ -52,7 +54,11 @@ export interface ToolCallEnvironment {
   emit(event: FeatureEvent): void;
 }
 
-/** The time, in ms after receipt, at which the session answers `TIMEOUT`. */
+/**
+ * The time, in ms after receipt, at which the session answers `TIMEOUT`: the
+ * tool's budget (`timeout_ms` ?? FRONTEND_TOOL_MS), capped by the transport's
+ * timeout when positive, minus the margin (but at least half the budget).
+ */
 export function answerDeadlineMs(
   tool: Pick<ToolDefinition, 'timeout_ms'>,
   transportTimeoutMs: number,
@@ -175,7 +181,11 @@ function run(
 ): Promise<string> {
   const { requestId } = request;
   const started = env.clock();
-  const deadlineMs = answerDeadlineMs(tool, invocation.responseTimeoutMs, env.timeoutMarginMs);
+  const deadlineMs = answerDeadlineMs(
+    tool,
+    env.capByTransportTimeout ? invocation.responseTimeoutMs : 0,
+    env.timeoutMarginMs,
+  );
   env.emit({ ...base, status: 'running' });
 
   return new Promise<string>((resolve) => {
