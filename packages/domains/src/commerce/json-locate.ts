@@ -271,6 +271,8 @@ class Scanner {
 /** A JSON syntax error with its position. */
 export interface JsonSyntaxProblem extends JsonLocation {
   message: string;
+  /** True when the text nests too deeply to scan; the position is then meaningless (0). */
+  tooDeep?: boolean;
 }
 
 /**
@@ -283,7 +285,7 @@ export function findJsonSyntaxError(text: string): JsonSyntaxProblem | undefined
     return undefined;
   } catch (err) {
     if (err instanceof ScanError) return { message: err.message, ...location(text, err.offset) };
-    return { message: 'nesting too deep', ...location(text, 0) };
+    return { message: 'nesting too deep to scan', tooDeep: true, ...location(text, 0) };
   }
 }
 

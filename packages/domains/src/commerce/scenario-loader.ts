@@ -416,20 +416,17 @@ export function parseScenarioText(text: string, file: string): CommerceScenarioF
     raw = JSON.parse(body);
   } catch (err) {
     const v8Message = err instanceof Error ? err.message : String(err);
-    const problem = findJsonSyntaxError(body);
+    const found = findJsonSyntaxError(body);
     // Our scanner names the mistake and its position; V8's message is the fallback (its
     // position, when it gives one, is an offset into the text).
+    const problem = found?.tooDeep ? undefined : found;
     const v8Offset = /at position (\d+)/.exec(v8Message)?.[1];
     const where =
-      problem && problem.message !== 'nesting too deep'
-        ? problem
-        : v8Offset !== undefined
-          ? lineColumnAt(body, Number(v8Offset))
-          : undefined;
+      problem ?? (v8Offset === undefined ? undefined : lineColumnAt(body, Number(v8Offset)));
     throw new ScenarioFileError(file, [
       {
         path: '$',
-        message: `invalid JSON: ${problem && problem.message !== 'nesting too deep' ? problem.message : v8Message}`,
+        message: `invalid JSON: ${problem?.message ?? v8Message}`,
         ...(where ? { line: where.line, column: where.column } : {}),
       },
     ]);
