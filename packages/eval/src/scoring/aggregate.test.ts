@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   aggregateRun,
   binomial,
+  coerceMetrics,
   domainOf,
   formatSummary,
   passHatK,
@@ -273,5 +274,34 @@ describe('formatSummary', () => {
     const text = formatSummary(aggregateRun(metrics), metrics);
     expect(text).toContain('Overall Success Rate: N/A (no scenarios had any applicable signal)');
     expect(text).toContain('NOT SCORED: 1 scenario(s)');
+  });
+});
+
+describe('coerceMetrics', () => {
+  it('fills what an older or reference metrics.json lacks', () => {
+    const m = coerceMetrics({
+      scenario_name: 'tau2_retail__7',
+      total_turns: 3,
+      stop_reason: '[TIMEOUT]',
+      is_successful: false,
+      success_breakdown: { failed: ['clean_exit'] },
+      insufficient_agent_turns: true,
+      latencies: [{ user_transcript: 'a', agent_transcript: 'b', latency_ms: 120 }],
+      extra_field: 1,
+    });
+    expect(m.domain).toBe('tau2_retail');
+    expect(m.clean_exit).toBe(false);
+    expect(m.stalled).toBe(true);
+    expect(m.success_breakdown).toEqual({
+      passed: [],
+      failed: ['clean_exit'],
+      not_applicable: [],
+      excluded: [],
+    });
+    expect(m.latency_stats.p50_ms).toBe(120);
+    expect(m.token_usage.agent.n_calls).toBe(0);
+    expect((m as unknown as Record<string, unknown>)['extra_field']).toBe(1);
+    expect(aggregateRun([m]).success).toMatchObject({ passed: 0, total: 1 });
+    expect(coerceMetrics(null).scenario_name).toBe('unknown');
   });
 });

@@ -223,6 +223,76 @@ export function trialCounts(metrics: readonly ScenarioMetrics[]): TrialCounts[] 
   return [...byName.values()];
 }
 
+function blankUsage(): ScenarioMetrics['token_usage']['agent'] {
+  return { n_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, models: [] };
+}
+
+/**
+ * Metrics read back from a `metrics.json` (possibly written by an older version, or by the
+ * reference harness), with every field this module and the report read filled with a neutral
+ * default when missing. Unknown extra fields are kept.
+ */
+export function coerceMetrics(raw: unknown): ScenarioMetrics {
+  const m = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ScenarioMetrics> &
+    Record<string, unknown>;
+  const tokenUsage = (m.token_usage ?? {}) as Partial<ScenarioMetrics['token_usage']>;
+  const breakdown = (m.success_breakdown ?? {}) as Partial<ScenarioMetrics['success_breakdown']>;
+  const latencies = Array.isArray(m.latencies)
+    ? m.latencies.map((l) =>
+        typeof l === 'number' ? { user_transcript: '', agent_transcript: '', latency_ms: l } : l,
+      )
+    : [];
+  return {
+    ...m,
+    total_turns: m.total_turns ?? (Array.isArray(m.turns) ? m.turns.length : 0),
+    duration_seconds: m.duration_seconds ?? 0,
+    turns: m.turns ?? [],
+    latency_stats: m.latency_stats ?? latencyStats(latencies.map((l) => l.latency_ms)),
+    latencies,
+    scenario_name: m.scenario_name ?? 'unknown',
+    scenario_directory: m.scenario_directory ?? '',
+    scenario_duration: m.scenario_duration ?? 0,
+    stop_reason: m.stop_reason ?? '[ERROR]',
+    token_usage: {
+      agent: { ...blankUsage(), ...tokenUsage.agent },
+      user: { ...blankUsage(), ...tokenUsage.user },
+    },
+    domain: m.domain ?? domainOf({ scenario_name: m.scenario_name ?? 'unknown' }),
+    trial: m.trial ?? 1,
+    actions: { agent: m.actions?.agent ?? [], user: m.actions?.user ?? [] },
+    reference_action_count: m.reference_action_count ?? 0,
+    failure: m.failure ?? null,
+    sync_errors: m.sync_errors ?? [],
+    is_action_match: m.is_action_match ?? 'N/A',
+    db_state_match: m.db_state_match ?? 'N/A',
+    db_state_expected_hash: m.db_state_expected_hash ?? null,
+    db_state_actual_hash: m.db_state_actual_hash ?? null,
+    user_db_state_match: m.user_db_state_match ?? 'N/A',
+    user_db_state_expected_hash: m.user_db_state_expected_hash ?? null,
+    user_db_state_actual_hash: m.user_db_state_actual_hash ?? null,
+    db_state_assertion_pass_rate: m.db_state_assertion_pass_rate ?? 'N/A',
+    db_state_assertion_verdicts: m.db_state_assertion_verdicts ?? [],
+    nl_assertion_pass_rate: m.nl_assertion_pass_rate ?? 'N/A',
+    nl_assertion_verdicts: m.nl_assertion_verdicts ?? [],
+    judge_score: m.judge_score ?? null,
+    judge_passed: m.judge_passed ?? 'N/A',
+    judge: m.judge ?? null,
+    clean_exit: m.clean_exit ?? m.stop_reason === '[EXIT]',
+    is_successful: m.is_successful ?? 'N/A',
+    success_breakdown: {
+      passed: breakdown.passed ?? [],
+      failed: breakdown.failed ?? [],
+      not_applicable: breakdown.not_applicable ?? [],
+      excluded: breakdown.excluded ?? [],
+    },
+    is_task_successful: m.is_task_successful ?? 'N/A',
+    stalled: m.stalled ?? m['insufficient_agent_turns'] === true,
+    scorer: m.scorer ?? 'nemo',
+    scripted: m.scripted ?? false,
+    scripted_sides: m.scripted_sides ?? { agent: false, user: false },
+  };
+}
+
 function signalRates(metrics: readonly ScenarioMetrics[]): SignalRates {
   const live = metrics.filter((m) => !m.stalled);
   const count = (pick: (m: ScenarioMetrics) => unknown): Rate => {
