@@ -94,13 +94,18 @@ export async function runReplay(
       write(
         `${r.scenario.padEnd(72)} ${short(r.db_hash).padEnd(16)} ${short(r.user_db_hash).padEnd(16)} ${r.errors.length}`,
       );
-      for (const e of r.errors) write(`    ${e}`);
+      for (const e of r.errors) write(`    error: ${e}`);
+      for (const w of r.warnings) write(`    note: ${w}`);
     },
   });
   if (!options.json) {
     const failed = results.filter((r) => r.errors.length > 0).length;
+    const refused = results.reduce((n, r) => n + r.warnings.length, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    write(`${results.length} scenarios replayed in ${seconds} s, ${failed} with errors`);
+    write(
+      `${results.length} scenarios replayed in ${seconds} s, ${failed} with errors ` +
+        `(${refused} gold actions refused by the tools, as in tau2)`,
+    );
   }
   return results;
 }

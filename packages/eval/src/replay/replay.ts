@@ -65,8 +65,17 @@ export interface ReplayResult {
   db_hash: string | null;
   /** `get_dict_hash` of the user-side db, `null` when it holds none. */
   user_db_hash: string | null;
-  /** Everything that went wrong: binding, initialization, sync, failed gold actions, assertions. */
+  /**
+   * What went wrong with the replay itself: tool binding, initialization, sync,
+   * a result differing from the recorded one, a failed db-state assertion.
+   */
   errors: string[];
+  /**
+   * Gold actions the tools refused (tau2's own data has a few, e.g. a lookup with
+   * the wrong email the customer gives first); like tau2 and the reference
+   * harness, these are reported but do not fail the replay.
+   */
+  warnings: string[];
   /** One entry per gold action. */
   results: ReplayActionResult[];
   /** The action records the tools wrote, in order, tagged with their side. */
@@ -174,6 +183,7 @@ export async function replayScenario(
   const dataSource: DbSource = { dataRoot: options.dataSource.dataRoot, cache };
   const states = { agent: createScenarioState(), user: createScenarioState() };
   const errors: string[] = [];
+  const warnings: string[] = [];
 
   for (const side of ['agent', 'user'] as const)
     errors.push(...bindTools(states[side], registry, side, scenario));
@@ -212,7 +222,9 @@ export async function replayScenario(
       ok = outcome.ok;
       actual = outcome.ok ? outcome.result : { error: outcome.error };
       if (!outcome.ok)
-        errors.push(`[action ${index}] ${gold.name} (${side}) failed: ${outcome.error ?? 'error'}`);
+        warnings.push(
+          `[action ${index}] ${gold.name} (${side}) failed: ${outcome.error ?? 'error'}`,
+        );
       if (outcome.action) actions.push({ ...outcome.action, side });
     }
     const result: ReplayActionResult = {
@@ -264,6 +276,7 @@ export async function replayScenario(
     db_hash: hashOf(states.agent.db),
     user_db_hash: hashOf(states.user.db),
     errors,
+    warnings,
     results,
     actions,
     assertions,
@@ -321,6 +334,7 @@ export async function replayDomain(
         db_hash: null,
         user_db_hash: null,
         errors: [`no scenario named '${name}' in domain '${domain.name}'`],
+        warnings: [],
         results: [],
         actions: [],
         assertions: [],
