@@ -461,6 +461,8 @@ function scenarioRow(m: ScenarioMetrics, index: number): string {
     notes.push(
       '<p class="bad-text">Stalled: counted as a failure, left out of the per-signal rates.</p>',
     );
+  for (const warning of m.scoring_warnings ?? [])
+    notes.push(`<p class="muted">Scoring: ${esc(warning)}</p>`);
   if (m.sync_errors.length > 0)
     notes.push(`<p class="muted">Sync errors: ${esc(m.sync_errors.join('; '))}</p>`);
   return (

@@ -290,6 +290,7 @@ export function coerceMetrics(raw: unknown): ScenarioMetrics {
     scorer: m.scorer ?? 'nemo',
     scripted: m.scripted ?? false,
     scripted_sides: m.scripted_sides ?? { agent: false, user: false },
+    scoring_warnings: m.scoring_warnings ?? [],
   };
 }
 

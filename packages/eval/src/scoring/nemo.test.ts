@@ -174,6 +174,38 @@ describe('scoreScenario (NeMo composite)', () => {
     expect(m.user_db_diff).toMatchObject({ status: 'unavailable', side: 'user' });
   });
 
+  it('prefers a given hash, then the published one, then the hash of the expected db', async () => {
+    const expectedDb = { t: { r: { v: 1 } } };
+    const run = makeRun({ agentSummary: { actions: [], db_hash: 'hash-a' } });
+    const given = await scoreScenario({
+      scenario: makeScenario({ expectedDbHash: 'published' }),
+      run,
+      expectedDb,
+      expectedDbHash: 'hash-a',
+      predicates: noPredicates,
+    });
+    expect(given.db_state_expected_hash).toBe('hash-a');
+    expect(given.db_state_match).toBe(true);
+    expect(given.scoring_warnings).toEqual([
+      `the expected agent db hashes to ${getDictHash(expectedDb)}, not to the expected hash hash-a; its diff may not explain a mismatch`,
+    ]);
+    const published = await scoreScenario({
+      scenario: makeScenario({ expectedDbHash: 'published' }),
+      run,
+      expectedDb,
+      predicates: noPredicates,
+    });
+    expect(published.db_state_expected_hash).toBe('published');
+    const consistent = await scoreScenario({
+      scenario: makeScenario(),
+      run,
+      expectedDb,
+      expectedDbHash: getDictHash(expectedDb),
+      predicates: noPredicates,
+    });
+    expect(consistent.scoring_warnings).toEqual([]);
+  });
+
   it('falls back to the scenario published hash', async () => {
     const m = await scoreScenario({
       scenario: makeScenario({ expectedDbHash: 'hash-a' }),

@@ -35,12 +35,16 @@ export interface ScoreInput {
   scenario: Scenario;
   run: ScenarioRun;
   /**
-   * Expected end-state dbs (gold replay). When given, their `getDictHash` is the expected hash
-   * and they are the left side of the db diff.
+   * Expected end-state dbs (gold replay): the left side of the db diff, and the expected hash
+   * (their `getDictHash`) when no hash is given and the scenario publishes none.
    */
   expectedDb?: unknown;
   expectedUserDb?: unknown;
-  /** Expected hashes when the dbs themselves are not at hand (fallback: the scenario's published hashes). */
+  /**
+   * Expected hashes. Precedence: these, then the scenario's published hashes, then the hash of
+   * `expectedDb` / `expectedUserDb`. A db whose hash disagrees with the hash used is reported in
+   * `scoring_warnings` (its diff may then not explain the mismatch).
+   */
   expectedDbHash?: string | null;
   expectedUserDbHash?: string | null;
   /** End-state dbs re-requested with `include_db` when the run's summaries carry none. */
@@ -258,14 +262,35 @@ export async function computeSignals(
   // ---- db hashes ----
   const actualDb = input.actualDb ?? run.agentSummary?.db;
   const actualUserDb = input.actualUserDb ?? run.userSummary?.db;
-  const expectedHash =
-    input.expectedDb !== undefined
-      ? getDictHash(input.expectedDb)
-      : (input.expectedDbHash ?? scenario.expectedDbHash ?? null);
-  const expectedUserHash =
-    input.expectedUserDb !== undefined
-      ? getDictHash(input.expectedUserDb)
-      : (input.expectedUserDbHash ?? scenario.expectedUserDbHash ?? null);
+  const warnings: string[] = [];
+  const expectedHashOf = (
+    side: 'agent' | 'user',
+    hash: string | null | undefined,
+    published: string | null | undefined,
+    db: unknown,
+  ): string | null => {
+    const given = hash ?? published ?? null;
+    if (db === undefined) return given;
+    const own = getDictHash(db);
+    if (given !== null && given !== own) {
+      warnings.push(
+        `the expected ${side} db hashes to ${own}, not to the expected hash ${given}; its diff may not explain a mismatch`,
+      );
+    }
+    return given ?? own;
+  };
+  const expectedHash = expectedHashOf(
+    'agent',
+    input.expectedDbHash,
+    scenario.expectedDbHash,
+    input.expectedDb,
+  );
+  const expectedUserHash = expectedHashOf(
+    'user',
+    input.expectedUserDbHash,
+    scenario.expectedUserDbHash,
+    input.expectedUserDb,
+  );
   const actualHash =
     run.agentSummary?.db_hash ?? (isObject(actualDb) ? getDictHash(actualDb) : null);
   const actualUserHash =
@@ -407,6 +432,7 @@ export async function computeSignals(
       agent: isScripted(run.tokenUsage.agent),
       user: isScripted(run.tokenUsage.user),
     },
+    scoring_warnings: warnings,
   };
   if (dbStateMatch === false) base.db_diff = diffReport('agent', input.expectedDb, actualDb);
   if (userDbStateMatch === false)

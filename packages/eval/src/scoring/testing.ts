@@ -117,6 +117,7 @@ export function makeMetrics(overrides: Partial<ScenarioMetrics> = {}): ScenarioM
     scorer: 'nemo',
     scripted: false,
     scripted_sides: { agent: false, user: false },
+    scoring_warnings: [],
     ...overrides,
   };
 }

@@ -192,4 +192,6 @@ export interface ScenarioMetrics {
   /** True when every model seen in `token_usage` (both sides) is a `scripted:*` policy. */
   scripted: boolean;
   scripted_sides: { agent: boolean; user: boolean };
+  /** Problems of the scoring inputs (e.g. an expected db that disagrees with the expected hash). */
+  scoring_warnings: string[];
 }
