@@ -211,6 +211,31 @@ describe.skipIf(!hasData)('gold replay of the reference scenarios', () => {
     expect(errors).toEqual([]);
   });
 
+  it("checks a scenario's own expected hashes and end state", async () => {
+    const { scenario, domain } = scenarios.get('tau2_retail__0') as {
+      scenario: Scenario;
+      domain: EvalDomain;
+    };
+    const stated: Scenario = {
+      ...scenario,
+      expectedDbHash: reference['tau2_retail__0']?.expected_db_hash ?? null,
+      expectedState: { agent: { 'orders.#W2378156.status': 'exchange requested' } },
+    };
+    const ok = await replayScenario(stated, { registry, dataSource: { dataRoot, cache }, domain });
+    expect(ok.errors).toEqual([]);
+    const wrong = await replayScenario(
+      {
+        ...stated,
+        expectedDbHash: '0'.repeat(64),
+        expectedState: { agent: { 'orders.#W2378156.status': 'pending' } },
+      },
+      { registry, dataSource: { dataRoot, cache }, domain },
+    );
+    expect(wrong.errors).toHaveLength(2);
+    expect(wrong.errors.join('\n')).toMatch(/expected agent state/);
+    expect(wrong.errors.join('\n')).toMatch(/differs from the scenario's expected 0000/);
+  });
+
   it('replays a whole domain with replayDomain, selecting by name and reporting unknown names', async () => {
     const picked = ['tau2_retail__0', 'tau2_retail__1', 'tau2_retail__nope'];
     const seen: string[] = [];

@@ -15,6 +15,7 @@ import {
   executeBoundTool,
 } from '@scenaro/agent';
 import type { DbSource, DomainRegistry, JsonObject, ScenarioState } from '@scenaro/agent';
+import { checkExpectedState, formatMismatches } from '@scenaro/domains';
 import type { EvalDomain, Scenario, Side, SidedActionRecord } from '@scenaro/domains';
 import { ReplayDbCache, replayDbHash } from './lazy-db.js';
 
@@ -67,7 +68,8 @@ export interface ReplayResult {
   user_db_hash: string | null;
   /**
    * What went wrong with the replay itself: tool binding, initialization, sync,
-   * a result differing from the recorded one, a failed db-state assertion.
+   * a result differing from the recorded one, a failed db-state assertion, an
+   * end state or db hash differing from what the scenario states.
    */
   errors: string[];
   /**
@@ -188,18 +190,24 @@ export async function replayScenario(
   for (const side of ['agent', 'user'] as const)
     errors.push(...bindTools(states[side], registry, side, scenario));
   for (const side of ['agent', 'user'] as const) {
-    const init = await applyInitialization(
-      states[side],
-      {
-        domain: scenario.domain,
-        shared_state_init: JSON.stringify(scenario[side].sharedStateInit),
-        actions: scenario.initializationActions
-          .filter((a) => a.side === side)
-          .map((a) => ({ func_name: a.func_name, arguments: structuredClone(a.arguments ?? {}) })),
-      },
-      registry,
-      dataSource,
-    );
+    const request = {
+      domain: scenario.domain,
+      shared_state_init: JSON.stringify(scenario[side].sharedStateInit),
+      actions: scenario.initializationActions
+        .filter((a) => a.side === side)
+        .map((a) => ({ func_name: a.func_name, arguments: structuredClone(a.arguments ?? {}) })),
+    };
+    let init = await applyInitialization(states[side], request, registry, dataSource);
+    // A domain that ships its own data is searched after the configured data root (all or
+    // nothing: a failed initialization left the state untouched).
+    const shipped = options.domain.dataRoot;
+    if (!init.success && shipped !== undefined && shipped !== dataSource.dataRoot) {
+      const retry = await applyInitialization(states[side], request, registry, {
+        dataRoot: shipped,
+        cache,
+      });
+      if (retry.success) init = retry;
+    }
     for (const e of init.errors) errors.push(`${side} initialization: ${e}`);
   }
   runSync(states.agent, states.user, scenario, options, errors, 'initialization');
@@ -271,10 +279,33 @@ export async function replayScenario(
     return entry;
   });
 
+  for (const side of ['agent', 'user'] as const) {
+    const expected = scenario.expectedState?.[side];
+    if (expected === undefined) continue;
+    const report = checkExpectedState(states[side].db, expected);
+    if (!report.ok) errors.push(`expected ${side} state: ${formatMismatches(report.mismatches)}`);
+  }
+
+  const dbHash = hashOf(states.agent.db);
+  const userDbHash = hashOf(states.user.db);
+  if (typeof scenario.expectedDbHash === 'string' && scenario.expectedDbHash !== dbHash) {
+    errors.push(
+      `db_hash ${dbHash ?? 'null'} differs from the scenario's expected ${scenario.expectedDbHash}`,
+    );
+  }
+  if (
+    typeof scenario.expectedUserDbHash === 'string' &&
+    scenario.expectedUserDbHash !== userDbHash
+  ) {
+    errors.push(
+      `user_db_hash ${userDbHash ?? 'null'} differs from the scenario's expected ${scenario.expectedUserDbHash}`,
+    );
+  }
+
   const result: ReplayResult = {
     scenario: scenario.name,
-    db_hash: hashOf(states.agent.db),
-    user_db_hash: hashOf(states.user.db),
+    db_hash: dbHash,
+    user_db_hash: userDbHash,
     errors,
     warnings,
     results,
