@@ -7,6 +7,7 @@
 
 /** Cabin classes. */
 export const CABIN_CLASSES = ['business', 'economy', 'basic_economy'] as const;
+/** A cabin class. */
 export type CabinClass = (typeof CABIN_CLASSES)[number];
 
 /** One dated instance of a flight; only `available` ones carry seats and prices. */
@@ -17,6 +18,7 @@ export type FlightDateStatus = {
   [field: string]: unknown;
 };
 
+/** A scheduled flight with its dated instances. */
 export type Flight = {
   flight_number: string;
   origin: string;
@@ -26,11 +28,13 @@ export type Flight = {
   dates: Record<string, FlightDateStatus>;
 };
 
+/** A passenger of a reservation or a saved passenger. */
 export type Passenger = { first_name: string; last_name: string; dob: string };
 
 /** A payment line of a reservation (amounts are integral dollars). */
 export type Payment = { payment_id: string; amount: number };
 
+/** A payment method of a user's profile. */
 export type PaymentMethod = {
   source: 'credit_card' | 'gift_card' | 'certificate';
   id: string;
@@ -40,6 +44,7 @@ export type PaymentMethod = {
   last_four?: string;
 };
 
+/** A customer profile. */
 export type User = {
   user_id: string;
   name: { first_name: string; last_name: string };
@@ -52,6 +57,7 @@ export type User = {
   reservations: string[];
 };
 
+/** One flight of a reservation, with the fare paid. */
 export type ReservationFlight = {
   flight_number: string;
   origin: string;
@@ -60,6 +66,7 @@ export type ReservationFlight = {
   price: number;
 };
 
+/** A reservation. */
 export type Reservation = {
   reservation_id: string;
   user_id: string;
@@ -77,6 +84,7 @@ export type Reservation = {
   status?: 'cancelled' | null;
 };
 
+/** The whole airline db. */
 export type AirlineDb = {
   flights: Record<string, Flight>;
   reservations: Record<string, Reservation>;

@@ -43,6 +43,7 @@ const destinationParam = stringParam(
 );
 const dateParam = stringParam("Travel date as 'YYYY-MM-DD', for example '2024-05-01'.");
 
+/** tau2's `get_user_details` (read tool). */
 export const getUserDetails: ToolDefinition<{ user_id: string }> = {
   name: 'get_user_details',
   aliases: ['GetUserDetailsTool'],
@@ -53,6 +54,7 @@ export const getUserDetails: ToolDefinition<{ user_id: string }> = {
   execute: ({ user_id }, context) => snapshot(getUser(sessionDb<AirlineDb>(context), user_id)),
 };
 
+/** tau2's `get_reservation_details` (read tool). */
 export const getReservationDetails: ToolDefinition<{ reservation_id: string }> = {
   name: 'get_reservation_details',
   aliases: ['GetReservationDetailsTool'],
@@ -64,6 +66,7 @@ export const getReservationDetails: ToolDefinition<{ reservation_id: string }> =
     snapshot(getReservation(sessionDb<AirlineDb>(context), reservation_id)),
 };
 
+/** tau2's `list_all_airports` (read tool). */
 export const listAllAirports: ToolDefinition<Record<string, never>> = {
   name: 'list_all_airports',
   aliases: ['ListAllAirportsTool'],
@@ -73,6 +76,7 @@ export const listAllAirports: ToolDefinition<Record<string, never>> = {
   execute: () => AIRPORTS.map((a) => ({ ...a })),
 };
 
+/** tau2's `search_direct_flight` (read tool). */
 export const searchDirectFlight: ToolDefinition<{
   origin: string;
   destination: string;
@@ -92,6 +96,7 @@ export const searchDirectFlight: ToolDefinition<{
     searchDirectFlights(sessionDb<AirlineDb>(context), date, origin, destination),
 };
 
+/** tau2's `search_onestop_flight` (read tool). */
 export const searchOnestopFlight: ToolDefinition<{
   origin: string;
   destination: string;
@@ -140,6 +145,7 @@ function pyInt(text: string): number {
   return Number.parseInt(text, 10);
 }
 
+/** tau2's `get_flight_status` (read tool). */
 export const getFlightStatus: ToolDefinition<{ flight_number: string; date: string }> = {
   name: 'get_flight_status',
   aliases: ['GetFlightStatusTool'],

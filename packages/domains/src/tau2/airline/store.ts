@@ -22,24 +22,28 @@ export const NEW_RESERVATION_IDS = ['HATHAT', 'HATHAU', 'HATHAV'] as const;
 /** Numeric suffixes of the certificates `send_certificate` creates, in order. */
 export const NEW_PAYMENT_IDS = [3221322, 3221323, 3221324] as const;
 
+/** The user (`_get_user`); tau2's error when unknown. */
 export function getUser(db: AirlineDb, userId: string): User {
   const user = lookup(db.users, userId);
   if (!user) throw new ToolError(`User ${userId} not found`);
   return user;
 }
 
+/** The reservation (`_get_reservation`); tau2's error when unknown. */
 export function getReservation(db: AirlineDb, reservationId: string): Reservation {
   const reservation = lookup(db.reservations, reservationId);
   if (!reservation) throw new ToolError(`Reservation ${reservationId} not found`);
   return reservation;
 }
 
+/** The flight (`_get_flight`); tau2's error when unknown. */
 export function getFlight(db: AirlineDb, flightNumber: string): Flight {
   const flight = lookup(db.flights, flightNumber);
   if (!flight) throw new ToolError(`Flight ${flightNumber} not found`);
   return flight;
 }
 
+/** A flight on a date (`_get_flight_instance`); tau2's error when unknown. */
 export function getFlightInstance(
   db: AirlineDb,
   flightNumber: string,
@@ -51,6 +55,7 @@ export function getFlightInstance(
   return instance;
 }
 
+/** The next free id of `NEW_RESERVATION_IDS` (`_get_new_reservation_id`). */
 export function newReservationId(db: AirlineDb): string {
   for (const id of NEW_RESERVATION_IDS) if (!lookup(db.reservations, id)) return id;
   throw new ToolError('Too many reservations');

@@ -87,6 +87,7 @@ type BookArgs = {
   insurance: 'yes' | 'no';
 };
 
+/** tau2's `book_reservation` (write tool). */
 export const bookReservation: ToolDefinition<BookArgs> = {
   name: 'book_reservation',
   aliases: ['BookReservationTool'],
@@ -203,6 +204,7 @@ export const bookReservation: ToolDefinition<BookArgs> = {
   },
 };
 
+/** tau2's `cancel_reservation` (write tool). */
 export const cancelReservation: ToolDefinition<{ reservation_id: string }> = {
   name: 'cancel_reservation',
   aliases: ['CancelReservationTool'],
@@ -224,6 +226,7 @@ export const cancelReservation: ToolDefinition<{ reservation_id: string }> = {
   },
 };
 
+/** tau2's `send_certificate` (write tool). */
 export const sendCertificate: ToolDefinition<{ user_id: string; amount: number }> = {
   name: 'send_certificate',
   aliases: ['SendCertificateTool'],
@@ -253,6 +256,7 @@ type BaggageArgs = {
   payment_id: string;
 };
 
+/** tau2's `update_reservation_baggages` (write tool). */
 export const updateReservationBaggages: ToolDefinition<BaggageArgs> = {
   name: 'update_reservation_baggages',
   aliases: ['UpdateReservationBaggagesTool'],
@@ -286,6 +290,7 @@ type FlightsArgs = {
   payment_id: string;
 };
 
+/** tau2's `update_reservation_flights` (write tool). */
 export const updateReservationFlights: ToolDefinition<FlightsArgs> = {
   name: 'update_reservation_flights',
   aliases: ['UpdateReservationFlightsTool'],
@@ -349,6 +354,7 @@ export const updateReservationFlights: ToolDefinition<FlightsArgs> = {
   },
 };
 
+/** tau2's `update_reservation_passengers` (write tool). */
 export const updateReservationPassengers: ToolDefinition<{
   reservation_id: string;
   passengers: Passenger[];

@@ -12,8 +12,10 @@ export type Variant = {
   price: number;
 };
 
+/** A product type with its items (variants). */
 export type Product = { name: string; product_id: string; variants: Record<string, Variant> };
 
+/** A postal address. */
 export type Address = {
   address1: string;
   address2: string;
@@ -23,6 +25,7 @@ export type Address = {
   zip: string;
 };
 
+/** A payment method of a user's profile. */
 export type PaymentMethod = {
   source: 'credit_card' | 'gift_card' | 'paypal';
   id: string;
@@ -32,6 +35,7 @@ export type PaymentMethod = {
   last_four?: string;
 };
 
+/** A customer profile. */
 export type User = {
   user_id: string;
   name: { first_name: string; last_name: string };
@@ -41,6 +45,7 @@ export type User = {
   orders: string[];
 };
 
+/** One item of an order. */
 export type OrderItem = {
   name: string;
   product_id: string;
@@ -49,12 +54,14 @@ export type OrderItem = {
   options: Record<string, string>;
 };
 
+/** A payment or refund of an order. */
 export type OrderPayment = {
   transaction_type: 'payment' | 'refund';
   amount: number;
   payment_method_id: string;
 };
 
+/** An order. */
 export type Order = {
   order_id: string;
   user_id: string;
@@ -72,6 +79,7 @@ export type Order = {
   return_payment_method_id?: string;
 };
 
+/** The whole retail db. */
 export type RetailDb = {
   products: Record<string, Product>;
   users: Record<string, User>;

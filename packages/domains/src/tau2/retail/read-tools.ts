@@ -11,6 +11,7 @@ import { getItem, getOrder, getProduct, getUser } from './store.js';
 
 const orderIdParam = stringParam("The order id, which starts with '#', for example '#W0000000'.");
 
+/** tau2's `find_user_id_by_name_zip` (read tool). */
 export const findUserIdByNameZip: ToolDefinition<{
   first_name: string;
   last_name: string;
@@ -42,6 +43,7 @@ export const findUserIdByNameZip: ToolDefinition<{
   },
 };
 
+/** tau2's `find_user_id_by_email` (read tool). */
 export const findUserIdByEmail: ToolDefinition<{ email: string }> = {
   name: 'find_user_id_by_email',
   aliases: ['FindUserIdByEmailTool'],
@@ -59,6 +61,7 @@ export const findUserIdByEmail: ToolDefinition<{ email: string }> = {
   },
 };
 
+/** tau2's `get_order_details` (read tool). */
 export const getOrderDetails: ToolDefinition<{ order_id: string }> = {
   name: 'get_order_details',
   aliases: ['GetOrderDetailsTool'],
@@ -69,6 +72,7 @@ export const getOrderDetails: ToolDefinition<{ order_id: string }> = {
   execute: ({ order_id }, context) => snapshot(getOrder(sessionDb<RetailDb>(context), order_id)),
 };
 
+/** tau2's `get_product_details` (read tool). */
 export const getProductDetails: ToolDefinition<{ product_id: string }> = {
   name: 'get_product_details',
   aliases: ['GetProductDetailsTool'],
@@ -83,6 +87,7 @@ export const getProductDetails: ToolDefinition<{ product_id: string }> = {
     snapshot(getProduct(sessionDb<RetailDb>(context), product_id)),
 };
 
+/** tau2's `get_item_details` (read tool). */
 export const getItemDetails: ToolDefinition<{ item_id: string }> = {
   name: 'get_item_details',
   aliases: ['GetItemDetailsTool'],
@@ -93,6 +98,7 @@ export const getItemDetails: ToolDefinition<{ item_id: string }> = {
   execute: ({ item_id }, context) => snapshot(getItem(sessionDb<RetailDb>(context), item_id)),
 };
 
+/** tau2's `get_user_details` (read tool). */
 export const getUserDetails: ToolDefinition<{ user_id: string }> = {
   name: 'get_user_details',
   aliases: ['GetUserDetailsTool'],
@@ -102,6 +108,7 @@ export const getUserDetails: ToolDefinition<{ user_id: string }> = {
   execute: ({ user_id }, context) => snapshot(getUser(sessionDb<RetailDb>(context), user_id)),
 };
 
+/** tau2's `list_all_product_types` (read tool). */
 export const listAllProductTypes: ToolDefinition<Record<string, never>> = {
   name: 'list_all_product_types',
   aliases: ['ListAllProductTypesTool'],

@@ -8,24 +8,28 @@ import { ToolError } from '@scenaro/agent';
 import { countOf, lookup } from '../common/tool-kit.js';
 import type { Order, PaymentMethod, Product, RetailDb, User, Variant } from './db-types.js';
 
+/** The order (`_get_order`); tau2's error when unknown. */
 export function getOrder(db: RetailDb, orderId: string): Order {
   const order = lookup(db.orders, orderId);
   if (!order) throw new ToolError('Order not found');
   return order;
 }
 
+/** The user (`_get_user`); tau2's error when unknown. */
 export function getUser(db: RetailDb, userId: string): User {
   const user = lookup(db.users, userId);
   if (!user) throw new ToolError('User not found');
   return user;
 }
 
+/** The product (`_get_product`); tau2's error when unknown. */
 export function getProduct(db: RetailDb, productId: string): Product {
   const product = lookup(db.products, productId);
   if (!product) throw new ToolError('Product not found');
   return product;
 }
 
+/** The item with this id in any product (`_get_item`). */
 export function getItem(db: RetailDb, itemId: string): Variant {
   for (const product of Object.values(db.products)) {
     const variant = lookup(product.variants, itemId);
@@ -34,12 +38,14 @@ export function getItem(db: RetailDb, itemId: string): Variant {
   throw new ToolError('Item not found');
 }
 
+/** An item of a given product (`_get_variant`). */
 export function getVariant(db: RetailDb, productId: string, variantId: string): Variant {
   const variant = lookup(getProduct(db, productId).variants, variantId);
   if (!variant) throw new ToolError('Variant not found');
   return variant;
 }
 
+/** A payment method of the user (`_get_payment_method`). */
 export function getPaymentMethod(
   db: RetailDb,
   userId: string,

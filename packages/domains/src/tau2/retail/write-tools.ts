@@ -51,6 +51,7 @@ function addressOf(args: AddressArgs): Address {
   };
 }
 
+/** tau2's `cancel_pending_order` (write tool). */
 export const cancelPendingOrder: ToolDefinition<{ order_id: string; reason: string }> = {
   name: 'cancel_pending_order',
   aliases: ['CancelPendingOrderTool'],
@@ -98,6 +99,7 @@ type ItemsArgs = {
   payment_method_id: string;
 };
 
+/** tau2's `exchange_delivered_order_items` (write tool). */
 export const exchangeDeliveredOrderItems: ToolDefinition<ItemsArgs> = {
   name: 'exchange_delivered_order_items',
   aliases: ['ExchangeDeliveredOrderItemsTool'],
@@ -146,6 +148,7 @@ export const exchangeDeliveredOrderItems: ToolDefinition<ItemsArgs> = {
   },
 };
 
+/** tau2's `modify_pending_order_address` (write tool). */
 export const modifyPendingOrderAddress: ToolDefinition<AddressArgs & { order_id: string }> = {
   name: 'modify_pending_order_address',
   aliases: ['ModifyPendingOrderAddressTool'],
@@ -161,6 +164,7 @@ export const modifyPendingOrderAddress: ToolDefinition<AddressArgs & { order_id:
   },
 };
 
+/** tau2's `modify_pending_order_items` (write tool). */
 export const modifyPendingOrderItems: ToolDefinition<ItemsArgs> = {
   name: 'modify_pending_order_items',
   aliases: ['ModifyPendingOrderItemsTool'],
@@ -224,6 +228,7 @@ export const modifyPendingOrderItems: ToolDefinition<ItemsArgs> = {
   },
 };
 
+/** tau2's `modify_pending_order_payment` (write tool). */
 export const modifyPendingOrderPayment: ToolDefinition<{
   order_id: string;
   payment_method_id: string;
@@ -268,6 +273,7 @@ export const modifyPendingOrderPayment: ToolDefinition<{
   },
 };
 
+/** tau2's `modify_user_address` (write tool). */
 export const modifyUserAddress: ToolDefinition<AddressArgs & { user_id: string }> = {
   name: 'modify_user_address',
   aliases: ['ModifyUserAddressTool'],
@@ -284,6 +290,7 @@ export const modifyUserAddress: ToolDefinition<AddressArgs & { user_id: string }
   },
 };
 
+/** tau2's `return_delivered_order_items` (write tool). */
 export const returnDeliveredOrderItems: ToolDefinition<{
   order_id: string;
   item_ids: string[];

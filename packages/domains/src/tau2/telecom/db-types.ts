@@ -24,6 +24,7 @@ export const BillStatus = {
   DISPUTED: 'Disputed',
 } as const;
 
+/** A mobile plan. */
 export type Plan = {
   plan_id: string;
   name: string;
@@ -32,6 +33,7 @@ export type Plan = {
   data_refueling_price_per_gb: number;
 };
 
+/** A telecom customer. */
 export type Customer = {
   customer_id: string;
   full_name: string;
@@ -48,6 +50,7 @@ export type Customer = {
   goodwill_credit_used_this_year: number;
 };
 
+/** A phone line. */
 export type Line = {
   line_id: string;
   phone_number: string;
@@ -63,8 +66,10 @@ export type Line = {
   suspension_start_date: string | null;
 };
 
+/** One charge or credit of a bill. */
 export type LineItem = { description: string; amount: number; date: string; item_type: string };
 
+/** A bill. */
 export type Bill = {
   bill_id: string;
   customer_id: string;
@@ -77,6 +82,7 @@ export type Bill = {
   status: string;
 };
 
+/** A device record. */
 export type Device = { device_id: string; [field: string]: unknown };
 
 /** The agent-side telecom CRM. */
@@ -134,6 +140,7 @@ export const PerformanceLevel = {
   EXCELLENT: 'excellent',
 } as const;
 
+/** The phone's APN settings. */
 export type ApnSettings = {
   apn_name: 'internet' | 'broken';
   reset_at_reboot: boolean;
@@ -155,6 +162,7 @@ export function defaultApnSettings(): ApnSettings {
   };
 }
 
+/** Details of a VPN connection. */
 export type VpnDetails = {
   server_address: string | null;
   protocol: string | null;
@@ -170,8 +178,10 @@ export function defaultVpnDetails(): VpnDetails {
   };
 }
 
+/** An installed app and its permissions. */
 export type AppStatus = { app_name: string; permissions: Record<string, boolean> };
 
+/** The simulated phone's settings and connection state. */
 export type PhoneDevice = {
   sim_card_status: string;
   sim_card_missing: boolean;
@@ -197,8 +207,10 @@ export type PhoneDevice = {
   app_statuses: Record<string, AppStatus>;
 };
 
+/** A payment request the agent sent to the phone. */
 export type PaymentRequest = { bill_id: string; amount_due: number; paid: boolean };
 
+/** The user's situation: identity, location, signal, line state, payment request. */
 export type Surroundings = {
   name: string | null;
   phone_number: string | null;
