@@ -99,10 +99,29 @@ describe('scripted reference agent over RTVI', () => {
     expect(done.text).toMatch(/scripted reference agent/);
   });
 
-  it('carries out the plan through the real tool path and ends the conversation', async () => {
-    bot.events.length = 0;
+  it('carries out the plan through the real tool path, then closes the conversation', async () => {
     bot.client.sendText('I need credit on my account', { audio_response: false });
     await waitFor(() => bot.serverMessages.some(turnComplete(2)));
+    const confirm = bot.serverMessages.find(turnComplete(2)) as { text: string };
+    expect(confirm.text).toMatch(
+      /I will do this: get_user\(user_id="u1"\); add_credit\(user_id="u1", amount=5\)\. Shall I go ahead\?$/,
+    );
+    expect(
+      bot.serverMessages.filter((m) => (m as { type?: string }).type === 'action-applied'),
+    ).toEqual([]);
+    bot.events.length = 0;
+    bot.client.sendText('Yes, please go ahead.', { audio_response: false });
+    await waitFor(() => bot.serverMessages.some(turnComplete(3)));
+    const second = bot.serverMessages.find(turnComplete(3)) as { text: string; exit?: string };
+    expect(second.exit).toBeUndefined();
+    expect(second.text).toMatch(/add_credit\(user_id="u1", amount=5\) -> \{"balance":15\}/);
+    expect(second.text).toMatch(/Is there anything else I can help you with\?$/);
+    // a read result is a snapshot taken when the tool ran, not a live view of the db
+    expect(second.text).toContain(
+      `get_user(user_id="u1") -> {"user_id":"u1","name":"Ada","balance":10}`,
+    );
+    bot.client.sendText("No, that's all.", { audio_response: false });
+    await waitFor(() => bot.serverMessages.some(turnComplete(4)));
     const names = bot.events.map(([name]) => name);
     // tool calls of the first model call, then the report and the end tool, then the exit push
     expect(names.indexOf('onLLMFunctionCallInProgress')).toBeGreaterThan(
@@ -126,12 +145,12 @@ describe('scripted reference agent over RTVI', () => {
     const exitIndex = bot.serverMessages.findIndex(
       (m) => (m as { text?: string }).text === '<exit>The task is finished.</exit>',
     );
-    const turnIndex = bot.serverMessages.findIndex(turnComplete(2));
+    const turnIndex = bot.serverMessages.findIndex(turnComplete(4));
     expect(exitIndex).toBeGreaterThan(-1);
     expect(exitIndex).toBeLessThan(turnIndex);
     const done = bot.serverMessages[turnIndex] as { text: string; exit: string };
     expect(done.exit).toBe('The task is finished.');
-    expect(done.text).toMatch(/add_credit\(user_id="u1", amount=5\) -> \{"balance":15\}/);
+    expect(done.text).toBe('Thank you for calling. Goodbye.');
 
     const stopped = bot.events.filter(([n]) => n === 'onLLMFunctionCallStopped').map(([, d]) => d);
     expect(stopped).toContainEqual(
@@ -165,8 +184,12 @@ describe('scripted reference agent over RTVI', () => {
       'assistant',
       'user',
       'assistant',
+      'user',
+      'assistant',
       'tool',
       'tool',
+      'assistant',
+      'user',
       'assistant',
       'tool',
     ]);

@@ -13,9 +13,10 @@
  *
  * `actions` is the whole gold sequence with sides; each bot carries out its own
  * side. Both bots cut the sequence into runs by side and follow one schedule: the
- * agent's first turn greets; from the agent's second turn on, the turns of both
- * bots take the runs in order, one run per turn, each bot doing the runs of its
- * own side. So the calls happen in the gold order.
+ * agent's first turn greets, its second asks the user to confirm what it is about
+ * to do (as the tau2 policies require before any change); from the agent's third
+ * turn on, the turns of both bots take the runs in order, one run per turn, each
+ * bot doing the runs of its own side. So the calls happen in the gold order.
  */
 import type { JsonObject } from '../scenario/types.js';
 
@@ -92,10 +93,24 @@ export function planSegments(actions: readonly PlannedAction[]): PlanSegment[] {
   return segments;
 }
 
+/** The agent turn the schedule starts at: 3 with actions (greet, confirm, act), else 2. */
+export function firstPlanTurn(plan: { actions: readonly unknown[] }): number {
+  return plan.actions.length > 0 ? 3 : 2;
+}
+
+/** The schedule slot of a bot's turn (`turn` counts that bot's turns from 1). */
+export function slotOfTurn(
+  side: 'agent' | 'user',
+  turn: number,
+  plan: { actions: readonly unknown[] },
+): number {
+  return 2 * (turn - firstPlanTurn(plan)) + (side === 'user' ? 1 : 0);
+}
+
 /**
  * Which segment a bot's turn carries out. Slots are numbered from the agent's
- * second turn: agent turn `i` (1-based) is slot `2(i-2)`, user turn `j` is slot
- * `2(j-2)+1`. Segment `k` runs at slot `k + offset`, where the offset is 1 when
+ * first plan turn `f` ({@link firstPlanTurn}): agent turn `i` is slot `2(i-f)`,
+ * user turn `j` is slot `2(j-f)+1`. Segment `k` runs at slot `k + offset`, where the offset is 1 when
  * the first segment is the user's (the agent's first slot then only asks).
  */
 export function segmentIndexForSlot(slot: number, segments: readonly PlanSegment[]): number {

@@ -20,13 +20,31 @@ import {
   planSegments,
   readScriptedPlan,
   segmentIndexForSlot,
+  slotOfTurn,
 } from './scripted-plan.js';
 import type { PlanSegment, PlannedAction, ScriptedPlan } from './scripted-plan.js';
 
 /** The stop token the scripted user ends with. */
 export const USER_STOP_TOKEN = '###STOP###';
 /** What an agent says when it considers the task done; the scripted user then stops. */
-const AGENT_DONE = /\b(goodbye|good bye|everything in my plan is done)\b/i;
+const AGENT_DONE = /\b(goodbye|good bye)\b/i;
+/** The reference agent's closing question once its plan is done. */
+export const CLOSING_QUESTION = 'Is there anything else I can help you with?';
+/** The reference agent's confirmation question before it acts. */
+export const CONFIRM_QUESTION = 'Shall I go ahead?';
+const ASKS_ANYTHING_ELSE = /\banything else\b/i;
+
+/** The agent's text of its previous turn (before the last user message). */
+function previousAgentText(messages: readonly ContextMessage[]): string {
+  let i = messages.length - 1;
+  while (i >= 0 && messages[i]?.role !== 'user') i--;
+  for (let j = i - 1; j >= 0; j--) {
+    const m = messages[j];
+    if (m?.role === 'user') break;
+    if (m?.role === 'assistant' && typeof m.content === 'string' && m.content) return m.content;
+  }
+  return '';
+}
 /** Tool names the reference agent ends a conversation with, in order of preference. */
 export const END_TOOL_NAMES = ['end_conversation', 'EndConversationTool'];
 
@@ -140,7 +158,21 @@ export function createReferenceAgentModel(host: ConversationHost): ChatModel {
         return;
       }
       const segments = planSegments(plan.actions);
-      const k = segmentIndexForSlot(2 * (request.turn - 2), segments);
+      if (request.turn === 2 && plan.actions.length > 0) {
+        const mine = plan.actions
+          .filter((a) => a.side === 'agent')
+          .map((a) => describeCall(a.name, a.arguments));
+        const theirs = plan.actions
+          .filter((a) => a.side === 'user')
+          .map((a) => describeCall(a.name, a.arguments));
+        const parts = [
+          mine.length ? `I will do this: ${mine.join('; ')}.` : '',
+          theirs.length ? `You will need to do this on your side: ${theirs.join('; ')}.` : '',
+        ].filter(Boolean);
+        yield* emit(request, `Thank you. ${parts.join(' ')} ${CONFIRM_QUESTION}`);
+        return;
+      }
+      const k = segmentIndexForSlot(slotOfTurn('agent', request.turn, plan), segments);
       const segment = k >= 0 ? segments[k] : undefined;
       const calls = segment?.side === 'agent' ? executableCalls(plan, segments, k) : [];
       if (!afterTools && calls.length > 0) {
@@ -150,8 +182,14 @@ export function createReferenceAgentModel(host: ConversationHost): ChatModel {
       const report = afterTools ? `Here is what I did:\n${toolReport(request.messages)}` : '';
       const finished = k >= segments.length - 1 || request.turn > plan.maxTurns;
       if (finished) {
-        yield* end(
-          `${report ? `${report}\n` : ''}Everything in my plan is done. Thank you, goodbye.`,
+        // Close politely: ask once whether anything else is needed, end on the next turn.
+        if (!afterTools && previousAgentText(request.messages).includes(CLOSING_QUESTION)) {
+          yield* end('Thank you for calling. Goodbye.');
+          return;
+        }
+        yield* emit(
+          request,
+          `${report ? `${report}\n` : ''}Everything in my plan is done. ${CLOSING_QUESTION}`,
         );
         return;
       }
@@ -244,7 +282,9 @@ export function createScriptedUserModel(host: ConversationHost): ChatModel {
         return;
       }
       const segments = usable ? planSegments(usable.actions) : [];
-      const k = segmentIndexForSlot(2 * (request.turn - 2) + 1, segments);
+      const k = usable
+        ? segmentIndexForSlot(slotOfTurn('user', request.turn, usable), segments)
+        : 0;
       const segment = k >= 0 ? segments[k] : undefined;
       if (segment?.side === 'user' && !afterTools) {
         yield* emit(request, '', plannedCalls(segment.actions));
@@ -254,7 +294,16 @@ export function createScriptedUserModel(host: ConversationHost): ChatModel {
         yield* emit(request, `Okay, I did that on my side:\n${toolReport(request.messages)}`);
         return;
       }
-      const answer = answerFromInstructions(instructions, lastUserText(request.messages));
+      const asked = lastUserText(request.messages);
+      if (ASKS_ANYTHING_ELSE.test(asked) && k >= segments.length) {
+        yield* emit(request, "No, that's all. Thank you!");
+        return;
+      }
+      if (asked.includes(CONFIRM_QUESTION)) {
+        yield* emit(request, 'Yes, please go ahead.');
+        return;
+      }
+      const answer = answerFromInstructions(instructions, asked);
       yield* emit(request, answer ?? 'Yes, please go ahead.');
     },
   };

@@ -97,6 +97,15 @@ export function unknownToolResult(name: string, available: readonly string[]): J
   };
 }
 
+function snapshot(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  try {
+    return structuredClone(value);
+  } catch {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  }
+}
+
 function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
   return String(err);
@@ -128,13 +137,15 @@ export async function executeBoundTool(
     const error = errorMessage(err);
     return { ok: false, result: undefined, modelResult: { error }, error, args };
   }
+  // Snapshot the result now: tools may return live references into the db, which later calls change.
+  result = snapshot(result);
   const outcome: ToolCallOutcome = { ok: true, result, modelResult: wrapToolResult(result), args };
   if (tool.kind === 'write') {
     const action: ActionRecord = {
       action_type: tool.actionType ?? tool.name,
       name: tool.name,
       arguments: structuredClone(args),
-      result: result === undefined ? null : structuredClone(result),
+      result: result === undefined ? null : result,
     };
     state.actions.push(action);
     outcome.action = action;
