@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DbCache, DomainRegistry } from '@scenaro/agent';
+import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
 import {
   NEMO_REFERENCE_TODAY,
   TAU2_TELECOM_TODAY,
@@ -34,7 +34,7 @@ const today = clock === 'tau2' ? TAU2_TELECOM_TODAY : NEMO_REFERENCE_TODAY;
 
 const telecom = createTau2TelecomDomains({ today });
 const domains = [tau2Airline, tau2Retail, telecom.telecom, telecom.workflow];
-const registry = registerEvalDomains(new DomainRegistry(), domains);
+const registry = registerControlTools(registerEvalDomains(new DomainRegistry(), domains));
 const reference = JSON.parse(readFileSync(path.join(dataRoot, 'reference_scenarios.json'), 'utf8'));
 
 const cache = new DbCache();

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { Command, Option } from 'commander';
-import { DbCache, DomainRegistry } from '@scenaro/agent';
+import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
 import * as domains from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
 import { replayDomain } from '@scenaro/eval';
@@ -69,7 +69,7 @@ export async function runReplay(
   write: (line: string) => void,
 ): Promise<ReplayResult[]> {
   const domain = resolveDomain(options.domain, options.today);
-  const registry = new DomainRegistry().register(domain.module);
+  const registry = registerControlTools(new DomainRegistry().register(domain.module));
   const started = performance.now();
   if (!options.json) {
     write(`${'scenario'.padEnd(72)} ${'db_hash'.padEnd(16)} ${'user_db_hash'.padEnd(16)} errors`);

@@ -24,7 +24,6 @@ export { NEMO_REFERENCE_TODAY, TAU2_TELECOM_TODAY } from './telecom/clock.js';
 export { applyTelecomSyncDelta, syncTelecomState } from './telecom/sync.js';
 export { telecomUserTools } from './telecom/user-tools.js';
 export {
-  END_CONVERSATION_EXIT_REASON,
   END_CONVERSATION_TOOL,
   TRANSFER_EXIT_REASON,
   calculateExpression,

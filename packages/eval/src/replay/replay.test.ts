@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DbCache, DomainRegistry } from '@scenaro/agent';
+import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
 import {
   NEMO_REFERENCE_TODAY,
   createTau2TelecomDomains,
@@ -80,7 +80,7 @@ describe.skipIf(!hasData)('gold replay of the reference scenarios', () => {
   // The Python reference stamps telecom bills with the wall clock; its outcomes were produced on this day.
   const telecom = createTau2TelecomDomains({ today: NEMO_REFERENCE_TODAY });
   const domains: EvalDomain[] = [tau2Airline, tau2Retail, telecom.telecom, telecom.workflow];
-  const registry = registerEvalDomains(new DomainRegistry(), domains);
+  const registry = registerControlTools(registerEvalDomains(new DomainRegistry(), domains));
   const cache = new DbCache();
   const reference = hasData
     ? (JSON.parse(readFileSync(referenceFile, 'utf8')) as Record<string, ReferenceEntry>)

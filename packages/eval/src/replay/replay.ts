@@ -21,7 +21,10 @@ import { ReplayDbCache, replayDbHash } from './lazy-db.js';
 
 /** What a replay needs. */
 export interface ReplayOptions {
-  /** Registry holding the domain's module (and `default` tools, if any are used). */
+  /**
+   * Registry holding the domain's module and the `default` control tools
+   * (`registerControlTools`), which scenarios list (`end_conversation`).
+   */
   registry: DomainRegistry;
   /** Data root and parse cache `db_path`s resolve in; each session gets its own clone. */
   dataSource: DbSource;
@@ -182,7 +185,17 @@ export async function replayScenario(
     options.dataSource.cache instanceof ReplayDbCache
       ? options.dataSource.cache
       : new ReplayDbCache(options.dataSource.cache);
-  const dataSource: DbSource = { dataRoot: options.dataSource.dataRoot, cache };
+  // A domain that ships its own data is searched after the configured roots.
+  const shipped = options.domain.dataRoot;
+  const extraRoots = [...(options.dataSource.extraRoots ?? [])];
+  if (
+    shipped !== undefined &&
+    shipped !== options.dataSource.dataRoot &&
+    !extraRoots.includes(shipped)
+  ) {
+    extraRoots.push(shipped);
+  }
+  const dataSource: DbSource = { dataRoot: options.dataSource.dataRoot, cache, extraRoots };
   const states = { agent: createScenarioState(), user: createScenarioState() };
   const errors: string[] = [];
   const warnings: string[] = [];
@@ -197,17 +210,7 @@ export async function replayScenario(
         .filter((a) => a.side === side)
         .map((a) => ({ func_name: a.func_name, arguments: structuredClone(a.arguments ?? {}) })),
     };
-    let init = await applyInitialization(states[side], request, registry, dataSource);
-    // A domain that ships its own data is searched after the configured data root (all or
-    // nothing: a failed initialization left the state untouched).
-    const shipped = options.domain.dataRoot;
-    if (!init.success && shipped !== undefined && shipped !== dataSource.dataRoot) {
-      const retry = await applyInitialization(states[side], request, registry, {
-        dataRoot: shipped,
-        cache,
-      });
-      if (retry.success) init = retry;
-    }
+    const init = await applyInitialization(states[side], request, registry, dataSource);
     for (const e of init.errors) errors.push(`${side} initialization: ${e}`);
   }
   runSync(states.agent, states.user, scenario, options, errors, 'initialization');

@@ -7,8 +7,8 @@ import type { DomainModule, ToolDefinition } from '@scenaro/agent';
 import type { EvalDomain, Scenario } from '../../scenario.js';
 import {
   createCalculateTool,
-  createEndConversationTool,
   createTransferTool,
+  END_CONVERSATION_TOOL,
 } from '../common/generic-tools.js';
 import { agentPrompt, userPrompt } from '../common/prompts.js';
 import {
@@ -37,7 +37,7 @@ import {
 /** Registry namespace and scenario-name prefix. */
 export const TAU2_AIRLINE = 'tau2_airline';
 
-/** Every tool of the airline agent: tau2's fourteen plus `end_conversation`. */
+/** Every tool of the airline agent: tau2's fourteen. */
 export const airlineTools: readonly ToolDefinition[] = [
   bookReservation,
   createCalculateTool(),
@@ -53,7 +53,6 @@ export const airlineTools: readonly ToolDefinition[] = [
   updateReservationFlights,
   updateReservationPassengers,
   getFlightStatus,
-  createEndConversationTool(),
 ] as readonly ToolDefinition[];
 
 /** The airline registry module. */
@@ -65,7 +64,8 @@ async function loadAirlineScenarios(dataRoot: string): Promise<Scenario[]> {
     readDataText(dataRoot, TAU2_AIRLINE, 'policy.md'),
   ]);
   const prompt = agentPrompt(policy);
-  const tools = toolMap(airlineTools.map((t) => t.name));
+  // The agent also gets the `end_conversation` control tool every bot registers.
+  const tools = toolMap([...airlineTools.map((t) => t.name), END_CONVERSATION_TOOL]);
   return tasks.map((task) =>
     taskToScenario(task, {
       name: (t) => `${TAU2_AIRLINE}__${t.id}`,

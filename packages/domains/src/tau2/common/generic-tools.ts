@@ -1,6 +1,7 @@
 /**
- * Tools every tau2 domain shares: `calculate`, `transfer_to_human_agents`
- * and the voice harness's `end_conversation`.
+ * Tools every tau2 domain shares: `calculate` and `transfer_to_human_agents`.
+ * Ending the call is the agent's own control tool `end_conversation`
+ * (`default` domain), which every bot registers.
  *
  * @module
  */
@@ -12,9 +13,7 @@ import { stringParam, toolParameters } from './tool-kit.js';
 
 /** The `<exit>` reason pushed after a transfer to a human agent. */
 export const TRANSFER_EXIT_REASON = 'Transfer complete.';
-/** The `<exit>` reason pushed by `end_conversation`. */
-export const END_CONVERSATION_EXIT_REASON = 'The task is finished.';
-/** Name of the tool that ends the call. */
+/** Name of the control tool that ends the call (registered by every bot in the `default` domain). */
 export const END_CONVERSATION_TOOL = 'end_conversation';
 
 const CALCULATE_ALLOWED = /^[0-9+\-*/(). ]*$/;
@@ -69,20 +68,5 @@ export function createTransferTool(
       'cannot resolve the issue. The call ends after the transfer.',
     parameters: toolParameters({ summary: stringParam("A short summary of the caller's issue.") }),
     execute: () => structuredClone(recordedResult),
-  };
-}
-
-/** `end_conversation`: ends the call once the caller is done (not recorded as an action). */
-export function createEndConversationTool(): ToolDefinition<Record<string, never>> {
-  return {
-    name: END_CONVERSATION_TOOL,
-    aliases: ['EndConversationTool'],
-    kind: 'control',
-    exitReason: END_CONVERSATION_EXIT_REASON,
-    description:
-      'End the call. Use it only after every request is handled, the caller has said they need ' +
-      'nothing else, and you have said goodbye.',
-    parameters: toolParameters({}),
-    execute: () => ({ status: 'ended' }),
   };
 }

@@ -7,8 +7,8 @@ import type { DomainModule, ToolDefinition } from '@scenaro/agent';
 import type { EvalDomain, Scenario, SuccessSignal } from '../../scenario.js';
 import {
   createCalculateTool,
-  createEndConversationTool,
   createTransferTool,
+  END_CONVERSATION_TOOL,
 } from '../common/generic-tools.js';
 import { agentPrompt, userPrompt } from '../common/prompts.js';
 import {
@@ -39,7 +39,7 @@ import {
 /** Registry namespace and scenario-name prefix. */
 export const TAU2_RETAIL = 'tau2_retail';
 
-/** Every tool of the retail agent: tau2's sixteen plus `end_conversation`. */
+/** Every tool of the retail agent: tau2's sixteen. */
 export const retailTools: readonly ToolDefinition[] = [
   createCalculateTool(),
   cancelPendingOrder,
@@ -57,7 +57,6 @@ export const retailTools: readonly ToolDefinition[] = [
   modifyUserAddress,
   returnDeliveredOrderItems,
   createTransferTool({ message: 'Transfer successful' }),
-  createEndConversationTool(),
 ] as readonly ToolDefinition[];
 
 /** The retail registry module. */
@@ -69,7 +68,8 @@ async function loadRetailScenarios(dataRoot: string): Promise<Scenario[]> {
     readDataText(dataRoot, TAU2_RETAIL, 'policy.md'),
   ]);
   const prompt = agentPrompt(policy);
-  const tools = toolMap(retailTools.map((t) => t.name));
+  // The agent also gets the `end_conversation` control tool every bot registers.
+  const tools = toolMap([...retailTools.map((t) => t.name), END_CONVERSATION_TOOL]);
   return tasks.map((task) =>
     taskToScenario(task, {
       name: (t) => `${TAU2_RETAIL}__${t.id}`,

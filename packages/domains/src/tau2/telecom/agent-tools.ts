@@ -7,7 +7,7 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
-import { createEndConversationTool, createTransferTool } from '../common/generic-tools.js';
+import { createTransferTool } from '../common/generic-tools.js';
 import { pyFloatStr } from '../common/python-compat.js';
 import {
   integerParam,
@@ -272,6 +272,5 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     disableRoaming,
     createTransferTool({ transferred: true }),
     refuelData,
-    createEndConversationTool(),
   ] as ToolDefinition[];
 }

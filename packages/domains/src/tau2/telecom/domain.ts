@@ -7,6 +7,7 @@
  */
 import type { DomainModule, ToolDefinition } from '@scenaro/agent';
 import type { EvalDomain, Scenario, SuccessSignal } from '../../scenario.js';
+import { END_CONVERSATION_TOOL } from '../common/generic-tools.js';
 import { agentPrompt, userPrompt } from '../common/prompts.js';
 import {
   loadVoiceBaseTasks,
@@ -144,7 +145,10 @@ export function createTau2TelecomDomains(options: Tau2TelecomOptions = {}): Tau2
   const module = createTau2TelecomModule(options);
   const tools = module.tools ?? [];
   const userNames = new Set(telecomUserTools.map((t) => t.name));
-  const agentNames = tools.filter((t: ToolDefinition) => !userNames.has(t.name)).map((t) => t.name);
+  const agentNames = [
+    ...tools.filter((t: ToolDefinition) => !userNames.has(t.name)).map((t) => t.name),
+    END_CONVERSATION_TOOL,
+  ];
   const userToolNames = [...userNames];
   return {
     telecom: {
