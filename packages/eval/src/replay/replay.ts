@@ -169,9 +169,52 @@ function runSync(
     const delta = deltas[side];
     const db = side === 'agent' ? agent.db : user.db;
     if (Object.keys(delta).length === 0) continue;
-    const outcome = applier(db, delta);
-    for (const e of outcome.errors) errors.push(`sync after ${when} (${side}): ${e}`);
+    try {
+      const outcome = applier(db, delta);
+      for (const e of outcome.errors) errors.push(`sync after ${when} (${side}): ${e}`);
+    } catch (err) {
+      errors.push(`sync after ${when} (${side}): ${message(err)}`);
+    }
   }
+}
+
+/** Run every db-state assertion of `scenario` on the final dbs; failures are added to `errors`. */
+function evaluateAssertions(
+  scenario: Scenario,
+  states: Record<Side, ScenarioState>,
+  registry: DomainRegistry,
+  errors: string[],
+): ReplayAssertionResult[] {
+  return scenario.dbStateAssertions.map((assertion) => {
+    const db = states[assertion.side].db;
+    const entry: ReplayAssertionResult = {
+      side: assertion.side,
+      func_name: assertion.func_name,
+      arguments: assertion.arguments,
+      expected: assertion.assert_value,
+      actual: null,
+      passed: false,
+    };
+    if (assertion.message !== undefined) entry.message = assertion.message;
+    const predicate = registry.predicate(scenario.domain, assertion.func_name);
+    try {
+      if (!predicate) {
+        throw new Error(`no predicate '${assertion.func_name}' in domain '${scenario.domain}'`);
+      }
+      if (db === undefined) throw new Error(`the ${assertion.side} side has no db`);
+      entry.actual = predicate(db, structuredClone(assertion.arguments));
+      entry.passed = jsonEqual(entry.actual, assertion.assert_value);
+    } catch (err) {
+      entry.error = message(err);
+    }
+    if (!entry.passed) {
+      const outcome = entry.error
+        ? `raised ${entry.error}`
+        : `returned ${JSON.stringify(entry.actual)}, expected ${JSON.stringify(assertion.assert_value)}`;
+      errors.push(`assertion ${assertion.func_name} (${assertion.side}) ${outcome}`);
+    }
+    return entry;
+  });
 }
 
 /** Replay one scenario's gold actions and report hashes, results and assertions. */
@@ -253,34 +296,7 @@ export async function replayScenario(
     runSync(states.agent, states.user, scenario, options, errors, `action ${index}`);
   }
 
-  const assertions: ReplayAssertionResult[] = scenario.dbStateAssertions.map((assertion) => {
-    const db = states[assertion.side].db;
-    const entry: ReplayAssertionResult = {
-      side: assertion.side,
-      func_name: assertion.func_name,
-      arguments: assertion.arguments,
-      expected: assertion.assert_value,
-      actual: null,
-      passed: false,
-    };
-    if (assertion.message !== undefined) entry.message = assertion.message;
-    const predicate = registry.predicate(scenario.domain, assertion.func_name);
-    try {
-      if (!predicate)
-        throw new Error(`no predicate '${assertion.func_name}' in domain '${scenario.domain}'`);
-      if (db === undefined) throw new Error(`the ${assertion.side} side has no db`);
-      entry.actual = predicate(db, structuredClone(assertion.arguments));
-      entry.passed = jsonEqual(entry.actual, assertion.assert_value);
-    } catch (err) {
-      entry.error = message(err);
-    }
-    if (!entry.passed) {
-      errors.push(
-        `assertion ${assertion.func_name} (${assertion.side}) ${entry.error ? `raised ${entry.error}` : `returned ${JSON.stringify(entry.actual)}, expected ${JSON.stringify(assertion.assert_value)}`}`,
-      );
-    }
-    return entry;
-  });
+  const assertions = evaluateAssertions(scenario, states, registry, errors);
 
   for (const side of ['agent', 'user'] as const) {
     const expected = scenario.expectedState?.[side];
