@@ -2,6 +2,7 @@
  * The `scenaro` command line, as an importable program (the bin only runs it).
  */
 import { Command } from 'commander';
+import { evalCommand } from './commands/eval.js';
 import { hashCommand } from './commands/hash.js';
 import { serveCommand } from './commands/serve.js';
 
@@ -11,5 +12,6 @@ export function createProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .addCommand(serveCommand())
+    .addCommand(evalCommand())
     .addCommand(hashCommand());
 }

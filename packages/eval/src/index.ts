@@ -1,2 +1,22 @@
-export {};
+/**
+ * `@scenaro/eval`: the evaluation harness. Scenarios come from `@scenaro/domains`;
+ * the bridge drives an agent bot and a user bot through each one; gold replay
+ * computes the expected end states; scoring, result files and the report follow.
+ */
 export * from './replay/index.js';
+export * from './bridge/bot-connection.js';
+export * from './bridge/bridge.js';
+export * from './bridge/types.js';
+export * from './scoring/index.js';
+export * from './report/index.js';
+export * from './domains.js';
+export * from './runner/bots.js';
+export * from './runner/expected.js';
+export * from './runner/files.js';
+export * from './runner/merge.js';
+export * from './runner/progress.js';
+export { finishedMetrics, runEvaluation, scenarioDirs } from './runner/runner.js';
+export type { EvaluationOptions, EvaluationResult } from './runner/runner.js';
+export * from './runner/scenario-files.js';
+export * from './runner/scoring.js';
+export * from './runner/select.js';

@@ -1,0 +1,101 @@
+/**
+ * Local bots for an evaluation run: an agent bot and a user-simulator bot on
+ * free loopback ports, each serving many sessions at once.
+ */
+import {
+  BotServer,
+  DbCache,
+  DomainRegistry,
+  createConversationEngine,
+  createOpenAIChatModel,
+  createReferenceAgentModel,
+  createScriptedUserModel,
+  silentLogger,
+} from '@scenaro/agent';
+import type { ChatModel, ConversationHost, Logger } from '@scenaro/agent';
+import type { EvalDomain } from '@scenaro/domains';
+import { registerDomains } from '../domains.js';
+
+/** An OpenAI-compatible endpoint for one bot. */
+export interface LlmSettings {
+  baseURL: string;
+  model: string;
+  apiKeyEnv?: string;
+  timeoutMs?: number;
+}
+
+export interface LocalBotsOptions {
+  domains: Iterable<EvalDomain>;
+  dataRoot: string;
+  /** The agent's brain: the scripted reference agent (default) or an LLM. */
+  agentLlm?: LlmSettings;
+  /** The user simulator's brain: the scripted user (default) or an LLM. */
+  userLlm?: LlmSettings;
+  logger?: Logger;
+  dbCache?: DbCache;
+}
+
+/** Two running bots. */
+export interface LocalBots {
+  agentUrl: string;
+  userUrl: string;
+  agent: BotServer;
+  user: BotServer;
+  close(): Promise<void>;
+}
+
+function modelFactory(
+  llm: LlmSettings | undefined,
+  scripted: (host: ConversationHost) => ChatModel,
+): (host: ConversationHost) => ChatModel {
+  if (!llm) return scripted;
+  const model = createOpenAIChatModel({
+    baseURL: llm.baseURL,
+    model: llm.model,
+    ...(llm.apiKeyEnv ? { apiKeyEnv: llm.apiKeyEnv } : {}),
+    ...(llm.timeoutMs ? { timeoutMs: llm.timeoutMs } : {}),
+  });
+  return () => model;
+}
+
+/** Start an agent bot and a user bot on free loopback ports. */
+export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBots> {
+  const domains = [...options.domains];
+  const dbCache = options.dbCache ?? new DbCache();
+  const extraDataRoots = domains
+    .map((d) => d.dataRoot)
+    .filter((r): r is string => typeof r === 'string');
+  const common = {
+    host: '127.0.0.1',
+    port: 0,
+    dataRoot: options.dataRoot,
+    extraDataRoots,
+    // The bridge on loopback accepts large replies (a db for a diff); remote bots keep their 1 MiB cap.
+    maxOutgoingBytes: 64 * 1024 * 1024,
+    dbCache,
+    logger: options.logger ?? silentLogger,
+  };
+  const agent = await new BotServer({
+    ...common,
+    registry: registerDomains(new DomainRegistry(), domains),
+    conversation: createConversationEngine({
+      model: modelFactory(options.agentLlm, createReferenceAgentModel),
+    }),
+  }).listen();
+  const user = await new BotServer({
+    ...common,
+    registry: registerDomains(new DomainRegistry(), domains),
+    conversation: createConversationEngine({
+      model: modelFactory(options.userLlm, createScriptedUserModel),
+    }),
+  }).listen();
+  return {
+    agentUrl: agent.url,
+    userUrl: user.url,
+    agent,
+    user,
+    async close() {
+      await Promise.allSettled([agent.close(), user.close()]);
+    },
+  };
+}

@@ -1,0 +1,291 @@
+/**
+ * The evaluation runner: plans the work (domains, scenarios, trials, shard),
+ * resumes an interrupted run without losing or repeating a scenario, runs
+ * scenarios concurrently through the bridge against local or remote bots,
+ * retries infrastructure failures only, scores each scenario, and writes the
+ * per-scenario and per-run files and the HTML report.
+ */
+import { readFile, readdir, rename, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { DbCache } from '@scenaro/agent';
+import type { ScriptedFault } from '@scenaro/agent';
+import { runBridgedScenario } from '../bridge/bridge.js';
+import type { ScenarioRun } from '../bridge/types.js';
+import { builtInDomains } from '../domains.js';
+import { startLocalBots } from './bots.js';
+import type { LlmSettings, LocalBots } from './bots.js';
+import { computeExpected } from './expected.js';
+import type { ExpectedState } from './expected.js';
+import { writeFileAtomic, writeJsonAtomic } from './files.js';
+import { ProgressDisplay } from './progress.js';
+import { writeScenarioFiles } from './scenario-files.js';
+import { loadScenarios, planWork } from './select.js';
+import type { Shard, WorkItem } from './select.js';
+import { finishRun, scoreRun } from './scoring.js';
+import type { JudgeSettings, ScorerName } from './scoring.js';
+import type { RunAggregate } from '../scoring/aggregate.js';
+
+/** Everything a run can be told. */
+export interface EvaluationOptions {
+  /** Domains to run (scenario-name prefixes). @default every built-in domain */
+  domains?: string[];
+  /** Only these scenarios. */
+  scenarios?: string[];
+  /** tau2 data root. */
+  dataRoot: string;
+  /** Where run folders go. @default ./eval-results */
+  outputDir?: string;
+  /** Name of the run folder. @default a timestamp */
+  runId?: string;
+  /** Resume this run folder (in outputDir): finished scenarios are kept, the rest re-run. */
+  resume?: string;
+  /** Scenarios at once. @default 4 */
+  concurrency?: number;
+  /** Runs of each scenario (pass^k). @default 1 */
+  trials?: number;
+  shard?: Shard;
+  /** Override every scenario's duration, seconds. */
+  durationSeconds?: number;
+  /** Turn limit per side. @default 30 */
+  maxTurns?: number;
+  /** Use running bots instead of starting local ones. */
+  agentUrl?: string;
+  userUrl?: string;
+  token?: string;
+  agentLlm?: LlmSettings;
+  userLlm?: LlmSettings;
+  judge?: JudgeSettings;
+  scorer?: ScorerName;
+  /** Faults injected into the scripted reference agent. */
+  faults?: ScriptedFault[];
+  /** Retries of a scenario whose failure was in the infrastructure. @default 2 */
+  retries?: number;
+  /** Stall rule threshold. @default 3 */
+  minAgentTurns?: number;
+  /** Where the progress display goes. @default stderr */
+  progressStream?: { write(text: string): unknown; isTTY?: boolean };
+  /** The command line, for run_args.json. */
+  argv?: string[];
+}
+
+/** What a run produced. */
+export interface EvaluationResult {
+  runDir: string;
+  ran: number;
+  resumed: number;
+  metrics: Record<string, unknown>[];
+  aggregate: RunAggregate;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Is the scenario folder a finished result (the reference's resume rule)? */
+export async function finishedMetrics(
+  dir: string,
+  minAgentTurns: number,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    const metrics = JSON.parse(await readFile(join(dir, 'metrics.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const turns = metrics['total_turns'];
+    const calls =
+      (metrics['token_usage'] as { agent?: { n_calls?: number } } | undefined)?.agent?.n_calls ?? 0;
+    if (typeof turns === 'number' && turns > 0 && calls >= minAgentTurns) return metrics;
+  } catch {
+    // not finished
+  }
+  return undefined;
+}
+
+/** Run an evaluation. Throws only when the run itself cannot be carried out. */
+export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationResult> {
+  const outputDir = resolve(options.outputDir ?? './eval-results');
+  const runId = options.resume ?? options.runId ?? timestamp();
+  const runDir = join(outputDir, runId);
+  if (options.resume && !(await exists(runDir)))
+    throw new Error(`nothing to resume: ${runDir} does not exist`);
+  const minAgentTurns = options.minAgentTurns ?? 3;
+  const domains = builtInDomains();
+  const loaded = await loadScenarios(domains, options.domains, options.dataRoot);
+  const work = planWork(loaded, {
+    ...(options.scenarios ? { scenarios: options.scenarios } : {}),
+    trials: options.trials ?? 1,
+    ...(options.shard ? { shard: options.shard } : {}),
+  });
+  if (work.length === 0)
+    throw new Error('no scenarios to run (check --domain, --scenarios and --shard)');
+
+  await recordInvocation(runDir, options, work);
+
+  const results = new Map<string, Record<string, unknown>>();
+  const todo: WorkItem[] = [];
+  for (const item of work) {
+    const dir = join(runDir, item.key);
+    const done = await finishedMetrics(dir, minAgentTurns);
+    if (done) {
+      results.set(item.key, done);
+      continue;
+    }
+    if (await exists(dir)) await rename(dir, join(runDir, `${item.key}.killed.${timestamp()}`));
+    todo.push(item);
+  }
+
+  const progress = new ProgressDisplay(work.length, options.progressStream ?? process.stderr);
+  for (const metrics of results.values())
+    progress.finished(String(metrics['scenario_name']), outcomeOf(metrics), 'resumed');
+
+  const dbCache = new DbCache();
+  let bots: LocalBots | undefined;
+  if (!options.agentUrl || !options.userUrl) {
+    bots = await startLocalBots({
+      domains: new Set(work.map((w) => w.domain)),
+      dataRoot: options.dataRoot,
+      dbCache,
+      ...(options.agentLlm ? { agentLlm: options.agentLlm } : {}),
+      ...(options.userLlm ? { userLlm: options.userLlm } : {}),
+    });
+    progress.note(`started local bots: agent ${bots.agentUrl}, user ${bots.userUrl}`);
+  }
+  const agentUrl = options.agentUrl ?? (bots as LocalBots).agentUrl;
+  const userUrl = options.userUrl ?? (bots as LocalBots).userUrl;
+  const expectedCache = new Map<string, Promise<ExpectedState>>();
+
+  const runOne = async (item: WorkItem): Promise<void> => {
+    const dir = join(runDir, item.key);
+    let expected = expectedCache.get(item.scenario.name);
+    if (!expected) {
+      expected = computeExpected(item.scenario, item.domain, {
+        dataRoot: options.dataRoot,
+        dbCache,
+        ...(item.domain.dataRoot ? { extraRoots: [item.domain.dataRoot] } : {}),
+      });
+      expectedCache.set(item.scenario.name, expected);
+    }
+    const expectedState = await expected;
+    let run: ScenarioRun | undefined;
+    const attempts = (options.retries ?? 2) + 1;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      run = await runBridgedScenario(item.scenario, {
+        agentUrl,
+        userUrl,
+        ...(options.token ? { token: options.token } : {}),
+        domain: item.domain,
+        dataRoot: options.dataRoot,
+        dbCache,
+        ...(options.durationSeconds !== undefined
+          ? { durationSeconds: options.durationSeconds }
+          : {}),
+        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+        ...(options.faults ? { faults: options.faults } : {}),
+        ...(expectedState.dbHash ? { expectedDbHash: expectedState.dbHash } : {}),
+        ...(item.domain.dataRoot ? { extraDataRoots: [item.domain.dataRoot] } : {}),
+      });
+      if (!run.failure?.infrastructure || attempt === attempts) break;
+      progress.note(
+        `retrying ${item.key} (attempt ${attempt + 1}/${attempts}): ${run.failure.message}`,
+      );
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+    const finished = run as ScenarioRun;
+    const metrics = await scoreRun(item, finished, expectedState, {
+      dir,
+      minAgentTurns,
+      scorer: options.scorer ?? 'nemo',
+      ...(options.judge ? { judge: options.judge } : {}),
+    });
+    const record = metrics as unknown as Record<string, unknown>;
+    const dbDiff = metrics.db_diff;
+    await writeScenarioFiles(dir, item.scenario, finished, record, dbDiff ? { dbDiff } : {});
+    results.set(item.key, record);
+    progress.finished(
+      item.key,
+      finished.failure ? 'error' : outcomeOf(record),
+      finished.failure ? finished.failure.message : metrics.stop_reason,
+    );
+  };
+
+  try {
+    let next = 0;
+    const workers = Array.from(
+      { length: Math.min(options.concurrency ?? 4, todo.length) },
+      async () => {
+        while (next < todo.length) {
+          const item = todo[next++] as WorkItem;
+          await runOne(item);
+        }
+      },
+    );
+    await Promise.all(workers);
+  } finally {
+    progress.end();
+    await bots?.close();
+  }
+
+  const ordered = work
+    .map((w) => results.get(w.key))
+    .filter((m): m is Record<string, unknown> => m !== undefined);
+  const aggregate = await finishRun(runDir, ordered, work, {
+    trials: options.trials ?? 1,
+    minAgentTurns,
+  });
+  return {
+    runDir,
+    ran: todo.length,
+    resumed: work.length - todo.length,
+    metrics: ordered,
+    aggregate,
+  };
+}
+
+function outcomeOf(metrics: Record<string, unknown>): 'passed' | 'failed' | 'not-scored' {
+  const ok = metrics['is_successful'];
+  if (ok === true) return 'passed';
+  if (ok === false) return 'failed';
+  return 'not-scored';
+}
+
+async function recordInvocation(
+  runDir: string,
+  options: EvaluationOptions,
+  work: WorkItem[],
+): Promise<void> {
+  const path = join(runDir, 'run_args.json');
+  let previous: { invocations: unknown[] } = { invocations: [] };
+  try {
+    previous = JSON.parse(await readFile(path, 'utf8')) as { invocations: unknown[] };
+  } catch {
+    // first invocation
+  }
+  const parsed: Record<string, unknown> = { ...options };
+  delete parsed['progressStream'];
+  delete parsed['argv'];
+  if (options.judge?.apiKey) parsed['judge'] = { ...options.judge, apiKey: '<redacted>' };
+  previous.invocations.push({
+    started_at: new Date().toISOString(),
+    argv: options.argv ?? process.argv,
+    parsed_args: parsed,
+    resolved_scenario_names: work.map((w) => w.key),
+  });
+  await writeJsonAtomic(path, previous);
+}
+
+/** Scenario folders of a run (for merging). */
+export async function scenarioDirs(runDir: string): Promise<string[]> {
+  const entries = await readdir(runDir, { withFileTypes: true });
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.includes('.killed.'))
+    .map((e) => join(runDir, e.name));
+}
+
+export { writeFileAtomic };

@@ -1,0 +1,31 @@
+/**
+ * Shared helpers of the harness tests.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const sharedData = resolve(repoRoot, '../shared/eval-data');
+export const hasSharedData = existsSync(join(sharedData, 'reference_scenarios.json'));
+if (!hasSharedData) {
+  console.warn(`tau2 evaluation tests skipped: no tau2 data at ${sharedData}`);
+}
+
+/** A fresh output folder. */
+export function tempOutput(prefix = 'scenaro-eval-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A stream that collects what the progress display writes. */
+export function collectingStream(): { write(text: string): boolean; text: () => string } {
+  let buffer = '';
+  return {
+    write(text: string) {
+      buffer += text;
+      return true;
+    },
+    text: () => buffer,
+  };
+}
