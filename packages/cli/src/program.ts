@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { evalCommand } from './commands/eval.js';
 import { hashCommand } from './commands/hash.js';
+import { replayCommand } from './commands/replay.js';
 import { serveCommand } from './commands/serve.js';
 
 export function createProgram(): Command {
@@ -13,5 +14,6 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .addCommand(serveCommand())
     .addCommand(evalCommand())
+    .addCommand(replayCommand())
     .addCommand(hashCommand());
 }
