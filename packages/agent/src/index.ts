@@ -26,3 +26,5 @@ export * from './conversation/engine.js';
 export * from './conversation/scripted-plan.js';
 export * from './conversation/scripted-policies.js';
 export * from './conversation/openai-model.js';
+export * from './rpc/index.js';
+export * from './server/rtvi-rpc-transport.js';

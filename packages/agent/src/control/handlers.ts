@@ -184,4 +184,8 @@ export const RPC_HANDLERS: Readonly<Record<string, ClientMessageHandler>> = {
     return true;
   },
   [RTVI_RPC_MESSAGES.CALL]: (d, session) => session.rpc.handleCall(d),
+  [RTVI_RPC_MESSAGES.METHODS]: (d, session) => {
+    session.rpc.handleMethods(d);
+    return true;
+  },
 };

@@ -7,7 +7,9 @@
  * `server-message {type: "turn-complete", turn, text, interrupted, scripted}`.
  * A bridge waits for it to relay the turn to the other bot.
  */
-import { finalResponseText } from '@scenaro/sdk/protocol';
+import { finalResponseText, resolveRpcMethodName } from '@scenaro/sdk/protocol';
+import { FrontendToolCaller } from '../rpc/frontend-tool-caller.js';
+import type { ToolDefinition } from '../scenario/types.js';
 import type {
   LLMFunctionCallInProgressData,
   LLMFunctionCallStoppedData,
@@ -67,6 +69,35 @@ function isAbort(err: unknown, signal: AbortSignal): boolean {
   );
 }
 
+/**
+ * The default frontend runner: call the tool in the browser over the session's RPC
+ * with {@link FrontendToolCaller}; the model gets `response.data` on `SUCCESS`, and
+ * the whole `RpcToolResponse` (code and data) otherwise.
+ */
+export function browserToolRunner(host: ConversationHost): FrontendToolRunner | undefined {
+  const rpc = host.rpc;
+  if (!rpc) return undefined;
+  const caller = new FrontendToolCaller({
+    transport: rpc,
+    destinationIdentity: rpc.remoteIdentity,
+  });
+  return async (name, args, signal) => {
+    const tool = host.state.tools.get(name)?.tool;
+    const response = await caller.call(
+      {
+        name,
+        ...(tool?.frontend?.method ? { frontend_method: tool.frontend.method } : {}),
+        ...(tool?.frontend?.timeoutMs ? { timeout_ms: tool.frontend.timeoutMs } : {}),
+      },
+      args,
+      { signal },
+    );
+    return response.code === 'SUCCESS'
+      ? { ok: true, result: response.data ?? null }
+      : { ok: false, result: response };
+  };
+}
+
 /** Build the conversation factory for a session server. */
 export function createConversationEngine(
   options: ConversationEngineOptions,
@@ -90,7 +121,7 @@ export class ConversationEngine implements Conversation {
     this.#host = host;
     this.#options = options;
     this.#model = options.model(host);
-    this.#frontend = options.frontendTools?.(host);
+    this.#frontend = options.frontendTools ? options.frontendTools(host) : browserToolRunner(host);
     if (this.#model.scripted) {
       host.log.info(
         { model: this.#model.model },
@@ -340,7 +371,7 @@ export class ConversationEngine implements Conversation {
     try {
       const bound = this.#host.state.tools.get(name);
       let outcome: ToolCallOutcome;
-      if (bound?.tool.kind === 'frontend' && this.#frontend) {
+      if (bound?.tool.kind === 'frontend' && this.#frontend && this.#browserHas(bound.tool)) {
         const answer = await this.#frontend(name, (args ?? {}) as Record<string, unknown>, signal);
         outcome = answer.ok
           ? {
@@ -372,6 +403,15 @@ export class ConversationEngine implements Conversation {
         for (const wake of waiters) wake();
       }
     }
+  }
+
+  /** Run a frontend tool in the browser only when the browser announced its method. */
+  #browserHas(tool: ToolDefinition): boolean {
+    const rpc = this.#host.rpc;
+    if (!rpc) return this.#options.frontendTools !== undefined;
+    return rpc.hasRemoteMethod(
+      resolveRpcMethodName({ name: tool.name, frontend_method: tool.frontend?.method }),
+    );
   }
 
   #reportStopped(

@@ -9,6 +9,7 @@ import type {
   ServerToClientMessageMap,
   ServerToClientType,
 } from '@scenaro/sdk/protocol';
+import type { RpcTransport } from '@scenaro/sdk';
 import type { ScenarioState } from '../scenario/types.js';
 import type { ConversationContext } from './context.js';
 
@@ -40,6 +41,16 @@ export interface ConversationHost {
   };
   /** Aborted when the session ends. */
   readonly signal: AbortSignal;
+  /** RPC to the client's browser (frontend tools), when the connection carries one. */
+  readonly rpc?: BrowserRpc;
+}
+
+/** The part of a session's browser RPC the conversation uses. */
+export interface BrowserRpc extends RpcTransport {
+  /** Did the browser announce a handler for `method`? */
+  hasRemoteMethod(method: string): boolean;
+  /** The browser's identity for `performRpc`. */
+  readonly remoteIdentity: string;
 }
 
 /** A conversation plugged into a session. Every hook is optional. */

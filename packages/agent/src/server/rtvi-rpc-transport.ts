@@ -23,6 +23,7 @@ import {
   RTVI_RPC_MESSAGES,
   parseRtviRpcAck,
   parseRtviRpcCall,
+  parseRtviRpcMethods,
   parseRtviRpcResponse,
 } from '@scenaro/sdk/protocol';
 import type { RtviRpcRequest } from '@scenaro/sdk/protocol';
@@ -61,6 +62,7 @@ export class RtviRpcServerTransport implements RpcTransport {
   readonly #pending = new Map<string, Pending>();
   readonly #listeners = new Set<RpcDisconnectListener>();
   readonly #ackTimeoutMs: number;
+  #remoteMethods: ReadonlySet<string> = new Set();
 
   constructor(host: RtviRpcHost, options: { ackTimeoutMs?: number } = {}) {
     this.#host = host;
@@ -137,6 +139,23 @@ export class RtviRpcServerTransport implements RpcTransport {
     });
   }
 
+  /** Methods the browser announced it answers (`rpc-methods`). */
+  get remoteMethods(): ReadonlySet<string> {
+    return this.#remoteMethods;
+  }
+
+  /** Does the browser answer `method`? Only then is a frontend tool run over RPC. */
+  hasRemoteMethod(method: string): boolean {
+    return this.#remoteMethods.has(method);
+  }
+
+  /** `client-message rpc-methods`: the browser's current method list. */
+  handleMethods(d: unknown): void {
+    const parsed = parseRtviRpcMethods(d);
+    if (!parsed.ok) throw new RangeError(`rpc-methods: ${parsed.message}`);
+    this.#remoteMethods = new Set(parsed.value.methods);
+  }
+
   /** `client-message rpc-ack`. */
   handleAck(d: unknown): void {
     const parsed = parseRtviRpcAck(d);
@@ -195,6 +214,7 @@ export class RtviRpcServerTransport implements RpcTransport {
   }
 
   #closed(): void {
+    this.#remoteMethods = new Set();
     for (const pending of [...this.#pending.values()])
       pending.reject(RpcError.builtIn('RECIPIENT_DISCONNECTED'));
     for (const listener of this.#listeners)

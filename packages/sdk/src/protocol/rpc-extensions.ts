@@ -210,7 +210,24 @@ export const RTVI_RPC_MESSAGES = {
   ACK: 'rpc-ack',
   RESPONSE: 'rpc-response',
   CALL: 'rpc-call',
+  /** browser -> agent `client-message`: the methods the browser answers (sent whenever they change). */
+  METHODS: 'rpc-methods',
 } as const;
+
+/** browser -> agent `client-message` `t: "rpc-methods"`: every method the browser has a handler for. */
+export interface RtviRpcMethodsData {
+  methods: string[];
+}
+
+const methodsSchema = z
+  .object({ methods: z.array(z.string().min(1)).max(10_000) })
+  .loose()
+  .transform(({ methods }) => ({ methods }));
+
+/** Validate `client-message` `d` of `t: "rpc-methods"`. */
+export function parseRtviRpcMethods(d: unknown): ParseResult<RtviRpcMethodsData> {
+  return parseWith(methodsSchema, d, 'd');
+}
 
 /** agent -> browser: `server-message` data asking the browser to run `method`. */
 export interface RtviRpcRequest {

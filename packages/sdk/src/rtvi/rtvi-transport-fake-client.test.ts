@@ -206,7 +206,11 @@ describe('RTVI transport (scripted client)', () => {
     });
     client.requests[0]?.resolve({ payload: 'hello' });
     await expect(toCaller).resolves.toBe('hello');
-    expect(client.sent).toEqual([
+    // The agent is told once which methods this side answers.
+    expect(client.sent.filter((m) => m.t === 'rpc-methods')).toEqual([
+      { t: 'rpc-methods', d: { methods: ['echo', 'big'] } },
+    ]);
+    expect(client.sent.filter((m) => m.t !== 'rpc-methods')).toEqual([
       { t: 'rpc-ack', d: { requestId: 'r1' } },
       { t: 'rpc-ack', d: { requestId: 'r2' } },
       { t: 'rpc-response', d: { requestId: 'r3', error: expect.objectContaining({ code: 1500 }) } },
@@ -216,6 +220,24 @@ describe('RTVI transport (scripted client)', () => {
         d: { requestId: 'r2', error: { code: 1504, message: 'Response payload too large' } },
       },
     ]);
+  });
+
+  it('announces its methods again when the bot becomes ready', async () => {
+    const client = new ScriptedClient();
+    const transport = createRtviTransport(client);
+    transport.registerMethod('a', () => '');
+    transport.registerMethod('b', () => '');
+    await Promise.resolve();
+    transport.unregisterMethod('a');
+    await Promise.resolve();
+    client.emit('botReady', { version: '2.1.0' });
+    await Promise.resolve();
+    expect(client.sent).toEqual([
+      { t: 'rpc-methods', d: { methods: ['a', 'b'] } },
+      { t: 'rpc-methods', d: { methods: ['b'] } },
+      { t: 'rpc-methods', d: { methods: ['b'] } },
+    ]);
+    transport.dispose();
   });
 
   it('aborts handlers and fails calls when the bot disconnects, then detaches on dispose', async () => {
@@ -242,7 +264,7 @@ describe('RTVI transport (scripted client)', () => {
     expect(events).toEqual([{ kind: 'peer', identity: 'agent' }]);
     client.emit('disconnected');
     expect(events.at(-1)).toEqual({ kind: 'local', reason: 'disconnected' });
-    expect(client.listenerTotal()).toBe(3);
+    expect(client.listenerTotal()).toBe(4);
     transport.dispose();
     expect(client.listenerTotal()).toBe(0);
     expect(vi.getTimerCount()).toBe(0);

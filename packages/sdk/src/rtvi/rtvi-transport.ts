@@ -48,9 +48,11 @@ export interface RtviClientLike {
   on(event: 'serverMessage', listener: (data: unknown) => void): unknown;
   on(event: 'disconnected', listener: () => void): unknown;
   on(event: 'botDisconnected', listener: (participant: unknown) => void): unknown;
+  on(event: 'botReady', listener: (data: unknown) => void): unknown;
   off(event: 'serverMessage', listener: (data: unknown) => void): unknown;
   off(event: 'disconnected', listener: () => void): unknown;
   off(event: 'botDisconnected', listener: (participant: unknown) => void): unknown;
+  off(event: 'botReady', listener: (data: unknown) => void): unknown;
   sendClientMessage(msgType: string, data?: unknown): void;
   sendClientRequest(msgType: string, data: unknown, timeout?: number): Promise<unknown>;
   readonly transport?: { readonly maxMessageSize?: number } | undefined;
@@ -103,6 +105,7 @@ export class RtviTransport implements RpcTransport {
     this.timers = options.timers ?? defaultTimers;
     this.logger = options.logger ?? silentLogger;
     client.on('serverMessage', this.onServerMessage);
+    client.on('botReady', this.onBotReady);
     client.on('disconnected', this.onDisconnected);
     client.on('botDisconnected', this.onBotDisconnected);
     this.attached = true;
@@ -130,11 +133,33 @@ export class RtviTransport implements RpcTransport {
       );
     }
     this.handlers.set(method, handler);
+    this.announceMethods();
   }
 
   unregisterMethod(method: string): void {
-    this.handlers.delete(method);
+    if (this.handlers.delete(method)) this.announceMethods();
   }
+
+  private announceScheduled = false;
+
+  /**
+   * Tell the agent which methods this side answers (`rpc-methods`), once per
+   * burst of changes, and again whenever the bot becomes ready. An agent runs a
+   * frontend tool in the browser only when the browser announced its method.
+   */
+  private announceMethods(): void {
+    if (this.announceScheduled) return;
+    this.announceScheduled = true;
+    queueMicrotask(() => {
+      this.announceScheduled = false;
+      if (!this.attached) return;
+      this.send(RTVI_RPC_MESSAGES.METHODS, { methods: [...this.handlers.keys()] });
+    });
+  }
+
+  private readonly onBotReady = (): void => {
+    this.announceMethods();
+  };
 
   onDisconnect(listener: RpcDisconnectListener): () => void {
     this.listeners.add(listener);
@@ -215,6 +240,7 @@ export class RtviTransport implements RpcTransport {
   dispose(): void {
     if (this.attached) {
       this.client.off('serverMessage', this.onServerMessage);
+      this.client.off('botReady', this.onBotReady);
       this.client.off('disconnected', this.onDisconnected);
       this.client.off('botDisconnected', this.onBotDisconnected);
       this.attached = false;

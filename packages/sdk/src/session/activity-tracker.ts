@@ -64,7 +64,10 @@ export class UiActivityTracker {
 
   constructor(options: UiActivityTrackerOptions = {}) {
     const scope = globalThis as { window?: ActivityEventSource; document?: ActivityDocument };
-    this.target = options.target === undefined ? (scope.window ?? null) : options.target;
+    const fallback = scope.window;
+    // A `window` without listeners (Node with a `window` shim, some test setups) cannot be watched.
+    const usable = fallback && typeof fallback.addEventListener === 'function' ? fallback : null;
+    this.target = options.target === undefined ? usable : options.target;
     this.doc = options.document === undefined ? (scope.document ?? null) : options.document;
     this.clock = options.clock ?? defaultClock;
     this.idleThresholdMs = options.idleThresholdMs ?? 30000;
