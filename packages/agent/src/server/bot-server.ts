@@ -69,6 +69,11 @@ export interface BotServerOptions {
   logger?: Logger;
   /** How long `close()` waits for in-flight replies. @default 5000 */
   shutdownGraceMs?: number;
+  /**
+   * Called for every new session, before it handles any message: register browser-callable RPC
+   * methods on `session.rpc`, attach per-session state. A throw closes that connection (1011).
+   */
+  onSession?: (session: BotSession) => void;
 }
 
 const VERSION = '0.1.0';
@@ -157,6 +162,11 @@ export class BotServer {
     const { address, port, family } = this.address;
     const host = family === 'IPv6' ? `[${address}]` : address;
     return `ws://${host}:${port}`;
+  }
+
+  /** The open sessions. */
+  get sessions(): BotSession[] {
+    return [...this.#sessions.values()];
   }
 
   /** Number of open sessions. */
@@ -260,6 +270,14 @@ export class BotServer {
       send,
       close: (code, reason) => ws.close(code, reason),
     });
+    try {
+      this.#options.onSession?.(session);
+    } catch (err) {
+      log.error({ err }, 'onSession failed; closing the connection');
+      session.dispose();
+      ws.close(1011, 'session setup failed');
+      return;
+    }
     this.#sessions.set(ws, session);
     log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
     ws.on('message', (data, isBinary) => this.#onMessage(ws, session, data, isBinary));
