@@ -1,0 +1,169 @@
+// Runner lifecycle: a faulty agent, a run killed and resumed, shards merged.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DbCache } from '@scenaro/agent';
+import { commerceEvalDomain } from '@scenaro/domains';
+import { computeExpected, mergeRuns, runEvaluation } from '../src/index.js';
+import { collectingStream, repoRoot, tempOutput } from './helpers.js';
+
+const cli = join(repoRoot, 'packages/cli/bin/scenaro.js');
+const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
+if (!built)
+  console.warn('resume test skipped: run `npm run build` first (packages/cli/dist is missing)');
+
+describe('a deliberately faulty agent', () => {
+  it('fails exactly the scenarios whose end state depends on the dropped action, with diffs', async () => {
+    const scenarios = await commerceEvalDomain.loadScenarios('');
+    const cache = new DbCache();
+    const dependsOnLast = new Set<string>();
+    for (const scenario of scenarios) {
+      const agentActions = scenario.referenceActions
+        .map((a, i) => ({ a, i }))
+        .filter(({ a }) => a.side === 'agent');
+      const last = agentActions.at(-1);
+      if (!last) continue;
+      const full = await computeExpected(scenario, commerceEvalDomain, {
+        dataRoot: '',
+        dbCache: cache,
+      });
+      const dropped = await computeExpected(
+        {
+          ...scenario,
+          referenceActions: scenario.referenceActions.filter((_, i) => i !== last.i),
+          expectedDbHash: null,
+        },
+        commerceEvalDomain,
+        { dataRoot: '', dbCache: cache },
+      );
+      if (full.dbHash !== dropped.dbHash) dependsOnLast.add(scenario.name);
+    }
+    expect(dependsOnLast.size).toBeGreaterThan(5);
+
+    const output = tempOutput();
+    const result = await runEvaluation({
+      domains: ['commerce'],
+      dataRoot: join(output, 'none'),
+      outputDir: output,
+      runId: 'faulty',
+      faults: ['drop-last-action'],
+      concurrency: 4,
+      progressStream: collectingStream(),
+    });
+    const failed = new Set(
+      result.metrics
+        .filter((m) => m['is_successful'] === false)
+        .map((m) => String(m['scenario_name'])),
+    );
+    expect([...failed].sort()).toEqual([...dependsOnLast].sort());
+    for (const name of failed) {
+      const metrics = JSON.parse(
+        readFileSync(join(result.runDir, name, 'metrics.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      expect(metrics['db_state_match']).toBe(false);
+      const diff = metrics['db_diff'] as
+        { status?: string; diff?: { tables_modified?: object } } | undefined;
+      expect(diff, name).toBeDefined();
+      expect(JSON.stringify(diff)).toMatch(/tables_modified/);
+    }
+  });
+});
+
+function countMetrics(runDir: string): string[] {
+  if (!existsSync(runDir)) return [];
+  return readdirSync(runDir).filter(
+    (name) => !name.includes('.killed.') && existsSync(join(runDir, name, 'metrics.json')),
+  );
+}
+
+describe.skipIf(!built)('a run killed mid-way and resumed', () => {
+  it('completes with no scenario lost or run twice', async () => {
+    const output = tempOutput();
+    const runDir = join(output, 'killed');
+    const args = [
+      'eval',
+      '--output-dir',
+      output,
+      '--data-root',
+      join(output, 'none'),
+      '--concurrency',
+      '1',
+    ];
+    const first = spawn(process.execPath, [cli, ...args, '--run-id', 'killed'], {
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 30_000;
+    while (countMetrics(runDir).length < 4) {
+      if (Date.now() > deadline) throw new Error('the first run made no progress');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    const done = countMetrics(runDir);
+    const mtimes = new Map(
+      done.map((name) => [name, statSync(join(runDir, name, 'metrics.json')).mtimeMs]),
+    );
+
+    const second = spawn(process.execPath, [cli, ...args, '--resume', 'killed'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    second.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const code = await new Promise<number | null>((r) => second.once('exit', r));
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`\\((\\d+) run, ${done.length} resumed\\)`));
+
+    const all = countMetrics(runDir);
+    const scenarios = await commerceEvalDomain.loadScenarios('');
+    expect(done.length).toBeLessThan(scenarios.length);
+    expect(all.sort()).toEqual(scenarios.map((s) => s.name).sort());
+    for (const [name, mtime] of mtimes) {
+      expect(statSync(join(runDir, name, 'metrics.json')).mtimeMs, `${name} was run twice`).toBe(
+        mtime,
+      );
+    }
+    const invocations = (
+      JSON.parse(readFileSync(join(runDir, 'run_args.json'), 'utf8')) as { invocations: unknown[] }
+    ).invocations;
+    expect(invocations).toHaveLength(2);
+    const summary = JSON.parse(readFileSync(join(runDir, 'all_metrics.json'), 'utf8')) as unknown[];
+    expect(summary).toHaveLength(scenarios.length);
+  }, 90_000);
+});
+
+describe('sharded runs', () => {
+  it('cover every scenario once and merge into one run', async () => {
+    const output = tempOutput();
+    const parts = [];
+    for (const index of [1, 2, 3]) {
+      parts.push(
+        await runEvaluation({
+          domains: ['commerce'],
+          dataRoot: join(output, 'none'),
+          outputDir: output,
+          runId: `shard-${index}`,
+          shard: { index, count: 3 },
+          concurrency: 4,
+          progressStream: collectingStream(),
+        }),
+      );
+    }
+    const names = parts.flatMap((p) => p.metrics.map((m) => String(m['scenario_name'])));
+    expect(new Set(names).size).toBe(names.length);
+    const merged = await mergeRuns(
+      parts.map((p) => p.runDir),
+      join(output, 'merged'),
+    );
+    const scenarios = await commerceEvalDomain.loadScenarios('');
+    expect(merged.scenarios).toBe(scenarios.length);
+    const all = JSON.parse(
+      readFileSync(join(output, 'merged', 'all_metrics.json'), 'utf8'),
+    ) as unknown[];
+    expect(all).toHaveLength(scenarios.length);
+    expect(existsSync(join(output, 'merged', 'report.html'))).toBe(true);
+    await expect(
+      mergeRuns([parts[0]!.runDir, parts[0]!.runDir], join(output, 'twice')),
+    ).rejects.toThrow(/in both/);
+  });
+});
