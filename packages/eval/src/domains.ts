@@ -2,6 +2,7 @@
  * The built-in evaluation domains, found among the exports of `@scenaro/domains`.
  */
 import * as domains from '@scenaro/domains';
+import { registerEvalDomains } from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
 import type { DomainRegistry } from '@scenaro/agent';
 
@@ -29,12 +30,5 @@ export function registerDomains(
   registry: DomainRegistry,
   list: Iterable<EvalDomain>,
 ): DomainRegistry {
-  const seen = new Set<object>();
-  for (const domain of list) {
-    if (seen.has(domain.module)) continue;
-    seen.add(domain.module);
-    if (registry.domains().includes(domain.module.name)) continue;
-    registry.register(domain.module);
-  }
-  return registry;
+  return registerEvalDomains(registry, [...list]);
 }
