@@ -6,80 +6,20 @@
 import { LogLevel, PipecatClient, logger } from '@pipecat-ai/client-js';
 import type { RTVIMessage } from '@pipecat-ai/client-js';
 import { WebSocketTransport } from '@pipecat-ai/websocket-transport';
-import { WebSocket as WsWebSocket } from 'ws';
+import {
+  createNodeMediaManager,
+  installPipecatNodeShims as installSdkShims,
+} from '../../../sdk/src/test-support/pipecat-node.js';
 
-class BlobWebSocket extends WsWebSocket {
-  constructor(...args: ConstructorParameters<typeof WsWebSocket>) {
-    super(...args);
-    this.binaryType = 'blob' as never;
-  }
-}
-
-/** Install the globals client-js expects of a browser. Idempotent. */
+/** Install the globals client-js expects of a browser (once per process) and silence its logs. */
 export function installPipecatNodeShims(): void {
-  const g = globalThis as Record<string, unknown>;
-  g['window'] ??= globalThis;
+  if (!shimsInstalled) {
+    installSdkShims();
+    shimsInstalled = true;
+  }
   logger.setLevel(process.env['PIPECAT_LOG'] ? LogLevel.DEBUG : LogLevel.NONE);
-  if (!g['WebSocket'] || g['WebSocket'] !== BlobWebSocket) g['WebSocket'] = BlobWebSocket;
 }
-
-/** A media manager with no devices, for protocol-only clients. */
-export function createNullMediaManager(): unknown {
-  let callbacks: unknown;
-  return {
-    setUserAudioCallback() {},
-    setClientOptions(options: { callbacks?: unknown }) {
-      callbacks = options.callbacks;
-      void callbacks;
-    },
-    async initialize() {},
-    async connect() {},
-    async disconnect() {},
-    async userStartedSpeaking() {},
-    bufferBotAudio(audio: Int16Array) {
-      return audio;
-    },
-    async getAllMics() {
-      return [];
-    },
-    async getAllCams() {
-      return [];
-    },
-    async getAllSpeakers() {
-      return [];
-    },
-    updateMic() {},
-    updateCam() {},
-    updateSpeaker() {},
-    get selectedMic() {
-      return {};
-    },
-    get selectedCam() {
-      return {};
-    },
-    get selectedSpeaker() {
-      return {};
-    },
-    enableMic() {},
-    enableCam() {},
-    enableScreenShare() {},
-    get isMicEnabled() {
-      return false;
-    },
-    get isCamEnabled() {
-      return false;
-    },
-    get isSharingScreen() {
-      return false;
-    },
-    tracks() {
-      return { local: {} };
-    },
-    get supportsScreenShare() {
-      return false;
-    },
-  };
-}
+let shimsInstalled = false;
 
 /** A connected client plus everything it received. */
 export interface ConnectedClient {
@@ -101,7 +41,7 @@ export async function connectPipecatClient(url: string, token?: string): Promise
   const record = (name: string) => (data?: unknown) => {
     events.push([name, data]);
   };
-  const transport = new WebSocketTransport({ mediaManager: createNullMediaManager() as never });
+  const transport = new WebSocketTransport({ mediaManager: createNodeMediaManager() as never });
   const client = new PipecatClient({
     transport,
     enableMic: false,

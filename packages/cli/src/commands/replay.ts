@@ -8,7 +8,7 @@ import { Command, Option } from 'commander';
 import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
 import * as domains from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
-import { replayDomain } from '@scenaro/eval';
+import { builtInDomains, replayDomain } from '@scenaro/eval';
 import type { ReplayResult } from '@scenaro/eval';
 
 /** Options of one replay run. */
@@ -19,25 +19,6 @@ export interface ReplayRunOptions {
   json?: boolean;
   /** Telecom clock override (`YYYY-MM-DD`). */
   today?: string;
-}
-
-function isEvalDomain(value: unknown): value is EvalDomain {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as { name?: unknown }).name === 'string' &&
-    typeof (value as { loadScenarios?: unknown }).loadScenarios === 'function' &&
-    typeof (value as { module?: unknown }).module === 'object'
-  );
-}
-
-/** The built-in eval domains by name. */
-function builtInDomains(): Map<string, EvalDomain> {
-  const found = new Map<string, EvalDomain>();
-  for (const value of Object.values(domains as Record<string, unknown>)) {
-    if (isEvalDomain(value) && !found.has(value.name)) found.set(value.name, value);
-  }
-  return found;
 }
 
 function resolveDomain(name: string, today: string | undefined): EvalDomain {
