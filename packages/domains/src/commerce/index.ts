@@ -65,3 +65,11 @@ export { initializeCommerceState, replayCommerceScenario } from './replay.js';
 export type { CommerceReplayOptions, CommerceReplayResult, ReplayedAction } from './replay.js';
 export { createCommerceSession } from './session.js';
 export type { CommerceSession, CommerceSessionOptions } from './session.js';
+export {
+  createShopAssistantModel,
+  SHOP_ASSISTANT_CAPABILITIES,
+  SHOP_ASSISTANT_GREETING,
+  shopAssistantStep,
+  type ShopAssistantOptions,
+  type ShopAssistantStep,
+} from './shop-assistant.js';
