@@ -57,6 +57,11 @@ export interface BridgeOptions {
   kickoff?: string;
   /** Expected agent db hash: on a mismatch the bridge also pulls the db, for a diff. */
   expectedDbHash?: string;
+  /**
+   * For bots that do not push `turn-complete` (e.g. a Pipecat bot in text mode): a turn ends
+   * this long after the last `bot-llm-stopped` with no function call running. @default 1500
+   */
+  turnQuietMs?: number;
   /** Extra data roots for shadow dbs (domains' shipped data). */
   extraDataRoots?: readonly string[];
 }
@@ -101,6 +106,12 @@ class Bridge {
     { text: string; exit?: string; interrupted: boolean }[]
   >();
   #syncQueue: Promise<void> = Promise.resolve();
+  /** Per bot: does it push `turn-complete`? Until it does, turns are inferred from LLM events. */
+  readonly #pushesTurns = new Set<BotRole>();
+  readonly #inferred = new Map<
+    BotRole,
+    { text: string; calls: number; timer?: ReturnType<typeof setTimeout> }
+  >();
   #shadow: Shadow | undefined;
   #exit: string | undefined;
   #disconnected: string | undefined;
@@ -135,6 +146,7 @@ class Bridge {
     } catch (err) {
       this.#fail(err);
     } finally {
+      for (const role of ['agent', 'user'] as const) this.#cancelInference(role);
       await Promise.allSettled([...this.#bots.values()].map((b) => b.close()));
       this.#run.durationSeconds = (performance.now() - started) / 1000;
     }
@@ -330,8 +342,28 @@ class Bridge {
       }
       return;
     }
-    if (message.type === 'bot-llm-text' && role === 'agent') {
-      this.#firstTextAt ??= performance.now();
+    if (message.type === 'bot-llm-text') {
+      if (role === 'agent') this.#firstTextAt ??= performance.now();
+      const text = (message.data as { text?: unknown } | undefined)?.text;
+      if (typeof text === 'string') this.#inferredTurn(role).text += text;
+      return;
+    }
+    if (message.type === 'bot-llm-started') {
+      this.#cancelInference(role);
+      return;
+    }
+    if (message.type === 'llm-function-call-in-progress') {
+      this.#inferredTurn(role).calls++;
+      this.#cancelInference(role);
+      return;
+    }
+    if (message.type === 'llm-function-call-stopped') {
+      const turn = this.#inferredTurn(role);
+      turn.calls = Math.max(0, turn.calls - 1);
+      return;
+    }
+    if (message.type === 'bot-llm-stopped') {
+      this.#scheduleInference(role);
       return;
     }
     if (message.type !== 'server-message' || !isObject(message.data)) return;
@@ -348,14 +380,15 @@ class Bridge {
       return;
     }
     if (data['type'] === 'turn-complete') {
+      this.#pushesTurns.add(role);
+      this.#cancelInference(role);
+      this.#inferred.delete(role);
       const turn: { text: string; exit?: string; interrupted: boolean } = {
         text: typeof data['text'] === 'string' ? data['text'] : '',
         interrupted: data['interrupted'] === true,
       };
       if (typeof data['exit'] === 'string') turn.exit = data['exit'];
-      const waiter = this.#waiters.get(role)?.shift();
-      if (waiter) waiter.resolve(turn);
-      else this.#pendingTurns.set(role, [...(this.#pendingTurns.get(role) ?? []), turn]);
+      this.#deliverTurn(role, turn);
       return;
     }
     if (typeof data['text'] === 'string' && role === 'agent') {
@@ -363,6 +396,52 @@ class Bridge {
       const final = parseFinalResponseText(data['text']);
       if (final !== undefined) this.#run.finalResponses.push(final);
     }
+  }
+
+  #deliverTurn(role: BotRole, turn: { text: string; exit?: string; interrupted: boolean }): void {
+    const waiter = this.#waiters.get(role)?.shift();
+    if (waiter) waiter.resolve(turn);
+    else this.#pendingTurns.set(role, [...(this.#pendingTurns.get(role) ?? []), turn]);
+  }
+
+  #inferredTurn(role: BotRole): {
+    text: string;
+    calls: number;
+    timer?: ReturnType<typeof setTimeout>;
+  } {
+    let turn = this.#inferred.get(role);
+    if (!turn) {
+      turn = { text: '', calls: 0 };
+      this.#inferred.set(role, turn);
+    }
+    return turn;
+  }
+
+  #cancelInference(role: BotRole): void {
+    const turn = this.#inferred.get(role);
+    if (turn?.timer) clearTimeout(turn.timer);
+    if (turn) delete turn.timer;
+  }
+
+  /** A bot without `turn-complete` pushes: its turn ends after a quiet period with no call running. */
+  #scheduleInference(role: BotRole): void {
+    if (this.#pushesTurns.has(role)) return;
+    const turn = this.#inferredTurn(role);
+    this.#cancelInference(role);
+    if (turn.calls > 0) return;
+    turn.timer = setTimeout(() => {
+      if (this.#pushesTurns.has(role)) return;
+      this.#inferred.delete(role);
+      this.#log.push(
+        `${new Date().toISOString()} | ${role.padEnd(5)} | -- | turn end inferred (no turn-complete push)`,
+      );
+      const inferred: { text: string; exit?: string; interrupted: boolean } = {
+        text: turn.text.trim(),
+        interrupted: false,
+      };
+      if (role === 'agent' && this.#exit !== undefined) inferred.exit = this.#exit;
+      this.#deliverTurn(role, inferred);
+    }, this.#options.turnQuietMs ?? 1500);
   }
 
   async #onAction(role: BotRole, action: ActionRecord): Promise<void> {
