@@ -57,6 +57,19 @@ function singular(key: string): string {
   return key;
 }
 
+/**
+ * An id field's value as a selector compares it (`String(value)`), or `undefined` when it has
+ * no string form: an object whose own `toString` and `valueOf` are not functions (JSON such as
+ * `{"id": {"toString": 1}}`) makes `String()` throw a TypeError; such an id matches nothing.
+ */
+function idText(value: unknown): string | undefined {
+  try {
+    return String(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Find the element of `list` selected by `selector`. */
 export function selectListElement(
   list: unknown[],
@@ -65,13 +78,13 @@ export function selectListElement(
 ): JsonObject | undefined {
   const idFields = ['id', `${singular(listKey)}_id`];
   for (const field of idFields) {
-    const hit = list.find((item) => isObject(item) && String(item[field]) === selector);
+    const hit = list.find((item) => isObject(item) && idText(item[field]) === selector);
     if (hit) return hit as JsonObject;
   }
   return list.find(
     (item) =>
       isObject(item) &&
-      Object.keys(item).some((k) => k.endsWith('_id') && String(item[k]) === selector),
+      Object.keys(item).some((k) => k.endsWith('_id') && idText(item[k]) === selector),
   ) as JsonObject | undefined;
 }
 
