@@ -15,6 +15,8 @@ export interface ExpectedState {
   userDb?: Db;
   /** Problems of the replay itself (a broken scenario, not a failing agent). */
   errors: string[];
+  /** The actions gold replay recorded (write tools only), as the reference answer records them. */
+  recordedActions: unknown[];
 }
 
 const registries = new WeakMap<object, DomainRegistry>();
@@ -49,6 +51,7 @@ export async function computeExpected(
     dbHash: scenario.expectedDbHash ?? replay.db_hash,
     userDbHash: scenario.expectedUserDbHash ?? replay.user_db_hash,
     errors: replay.errors,
+    recordedActions: replay.actions,
   };
   if (replay.agentDb) expected.db = replay.agentDb;
   if (replay.userDb) expected.userDb = replay.userDb;

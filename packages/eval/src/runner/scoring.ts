@@ -38,6 +38,8 @@ export async function scoreRun(
     expectedDbHash: expected.dbHash,
     expectedUserDbHash: expected.userDbHash,
     predicates: registryPredicates(registryFor(item.domain), item.scenario.domain),
+    // The reference answer is what gold replay recorded (write tools), as the reference harness has it.
+    referenceAnswer: { actions: expected.recordedActions },
     ...(judge ? { judge } : {}),
     minAgentTurns: options.minAgentTurns,
     scenarioDirectory: options.dir,
