@@ -67,7 +67,7 @@ describe('a deliberately faulty agent', () => {
       expect(diff, name).toBeDefined();
       expect(JSON.stringify(diff)).toMatch(/tables_modified/);
     }
-  });
+  }, 120_000);
 });
 
 function countMetrics(runDir: string): string[] {

@@ -72,7 +72,7 @@ describe('scenaro eval with the scripted policies', () => {
     expect(progress.text()).toMatch(/\[\d+\/\d+\] \d+ passed, 0 failed/);
     const report = readFileSync(join(result.runDir, 'report.html'), 'utf8');
     expect(report).not.toMatch(/(src|href)="https?:/);
-  });
+  }, 120_000);
 
   for (const domain of ['tau2_airline', 'tau2_retail', 'tau2_telecom']) {
     it.skipIf(!hasSharedData)(
