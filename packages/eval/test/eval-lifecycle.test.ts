@@ -165,5 +165,5 @@ describe('sharded runs', () => {
     await expect(
       mergeRuns([parts[0]!.runDir, parts[0]!.runDir], join(output, 'twice')),
     ).rejects.toThrow(/in both/);
-  });
+  }, 120_000);
 });

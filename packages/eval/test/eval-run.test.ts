@@ -91,6 +91,7 @@ describe('scenaro eval with the scripted policies', () => {
         expectAllScoredPass(result.metrics);
         expectComplete(result.runDir, result.metrics);
       },
+      180_000,
     );
   }
 });
