@@ -8,10 +8,15 @@
 //    (sockets reset, no close frame), then started again on the same port.
 //
 // Both need the tau2 data (../shared/eval-data); the second also needs `npm run build`.
+//
+// Regression (found by these tests): a bot that closes the socket right after accepting it (a
+// server shutting down) made BotConnection's handshake leave its pending `client-ready` promise
+// unawaited, so its rejection went unhandled; in the `scenaro eval` process that kills the run.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -22,7 +27,13 @@ import {
   createScriptedUserModel,
   silentLogger,
 } from '@scenaro/agent';
-import { builtInDomains, registerDomains, runEvaluation } from '../src/index.js';
+import {
+  BotConnectError,
+  BotConnection,
+  builtInDomains,
+  registerDomains,
+  runEvaluation,
+} from '../src/index.js';
 import type { EvaluationResult } from '../src/index.js';
 import { hasSharedData, repoRoot, sharedData, tempOutput } from './helpers.js';
 
@@ -38,8 +49,12 @@ const DOMAIN = 'tau2_airline';
 /** 16 of the 50 airline scenarios: two full waves at concurrency 8. */
 const SCENARIOS = Array.from({ length: 16 }, (_, i) => `${DOMAIN}__${i}`);
 const CONCURRENCY = 8;
-/** Kill the agent once this many scenarios have finished (the next wave is in flight). */
+/**
+ * Kill the agent once this many scenarios have finished and at least KILL_AT_SESSIONS sessions
+ * are open on it (conversations in flight).
+ */
 const KILL_AFTER = 5;
+const KILL_AT_SESSIONS = 4;
 /** How long the agent stays down. */
 const DOWN_MS = 400;
 
@@ -111,6 +126,39 @@ async function startChildAgent(port: number): Promise<ChildProcess> {
   return child;
 }
 
+/** Sessions open on the bot at `port`, from its `GET /healthz` (-1 when it does not answer). */
+async function openSessions(port: number): Promise<number> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+    return ((await res.json()) as { sessions: number }).sessions;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * Once KILL_AFTER scenarios finished, wait until conversations are in flight on the agent at
+ * `port`, then run `kill` (which stops it, waits and restarts it). Returns the sessions that
+ * were open when it was killed. Errors are kept for the test to rethrow.
+ */
+function killWhenBusy(port: number, kill: () => Promise<void>) {
+  const state: { done?: Promise<void>; openAtKill: number; error?: unknown } = { openAtKill: 0 };
+  const trigger = (count: number) => {
+    if (count !== KILL_AFTER || state.done) return;
+    state.done = (async () => {
+      const deadline = Date.now() + 20_000;
+      while ((state.openAtKill = await openSessions(port)) < KILL_AT_SESSIONS) {
+        if (Date.now() > deadline) throw new Error('the agent never got busy');
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      await kill();
+    })().catch((err: unknown) => {
+      state.error = err;
+    });
+  };
+  return { state, trigger };
+}
+
 /** A progress stream that calls `onFinished(count)` after each finished scenario line. */
 function watchingStream(onFinished: (count: number) => void) {
   let text = '';
@@ -175,16 +223,12 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
     let agent = await startBot('agent', port);
     cleanups.push(() => user.close());
     cleanups.push(() => agent.close());
-    let killed: Promise<void> | undefined;
-    const progress = watchingStream((count) => {
-      if (count !== KILL_AFTER || killed) return;
-      killed = (async () => {
-        expect(agent.sessionCount).toBeGreaterThan(0); // conversations are in flight
-        await agent.close();
-        await new Promise((r) => setTimeout(r, DOWN_MS));
-        agent = await startBot('agent', port);
-      })();
+    const killer = killWhenBusy(port, async () => {
+      await agent.close();
+      await new Promise((r) => setTimeout(r, DOWN_MS));
+      agent = await startBot('agent', port);
     });
+    const progress = watchingStream(killer.trigger);
     const output = tempOutput('scenaro-faults-');
     const result = await runEvaluation({
       domains: [DOMAIN],
@@ -198,8 +242,9 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
       retries: 3,
       progressStream: progress,
     });
-    expect(killed).toBeDefined();
-    await killed;
+    await killer.state.done;
+    expect(killer.state.error).toBeUndefined();
+    expect(killer.state.openAtKill).toBeGreaterThanOrEqual(KILL_AT_SESSIONS);
     expectCompleteOnce(result, progress.text());
   }, 90_000);
 
@@ -213,17 +258,14 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
       cleanups.push(() => {
         child.kill('SIGKILL');
       });
-      let killed: Promise<void> | undefined;
-      const progress = watchingStream((count) => {
-        if (count !== KILL_AFTER || killed) return;
-        killed = (async () => {
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGKILL');
-          await exited;
-          await new Promise((r) => setTimeout(r, DOWN_MS));
-          child = await startChildAgent(port);
-        })();
+      const killer = killWhenBusy(port, async () => {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+        await new Promise((r) => setTimeout(r, DOWN_MS));
+        child = await startChildAgent(port);
       });
+      const progress = watchingStream(killer.trigger);
       const output = tempOutput('scenaro-faults-');
       const result = await runEvaluation({
         domains: [DOMAIN],
@@ -237,10 +279,43 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
         retries: 3,
         progressStream: progress,
       });
-      expect(killed).toBeDefined();
-      await killed;
+      await killer.state.done;
+      expect(killer.state.error).toBeUndefined();
+      expect(killer.state.openAtKill).toBeGreaterThanOrEqual(KILL_AT_SESSIONS);
       expectCompleteOnce(result, progress.text());
     },
     90_000,
   );
+});
+
+describe('regression: a bot that closes during the handshake', () => {
+  it('fails the connection attempts without an unhandled rejection', async () => {
+    // Accept every upgrade and close at once, as a bot shutting down does: the client sees
+    // 'open', then the close frame before it can send client-ready.
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    wss.on('connection', (ws) => ws.close(1001, 'server shutting down'));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
+      const log: string[] = [];
+      await expect(
+        BotConnection.open({
+          role: 'agent',
+          url,
+          attempts: 3,
+          backoffMs: 5,
+          log: (l) => log.push(l),
+        }),
+      ).rejects.toBeInstanceOf(BotConnectError);
+      expect(log.filter((l) => /connect attempt \d\/3 failed/.test(l))).toHaveLength(3);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await new Promise((resolve) => wss.close(resolve));
+    }
+  });
 });

@@ -155,7 +155,16 @@ export class BotConnection {
       );
       this.#pending.set(id, { t: 'client-ready', resolve, reject, timer });
     });
-    this.#send(clientReady(id, { library: '@scenaro/eval', library_version: '0.1.0' }));
+    try {
+      this.#send(clientReady(id, { library: '@scenaro/eval', library_version: '0.1.0' }));
+    } catch (err) {
+      // The socket closed between 'open' and now (a bot shutting down): nobody will await
+      // `ready`, so drop its entry and timer, or its later rejection would go unhandled.
+      const pending = this.#pending.get(id);
+      if (pending) clearTimeout(pending.timer);
+      this.#pending.delete(id);
+      throw err;
+    }
     this.botReady = await ready;
   }
 
