@@ -11,6 +11,7 @@ export default defineConfig({
       'packages/*/src/**/*.test.tsx',
       'packages/*/test/**/*.test.ts',
       'packages/*/test/**/*.test.tsx',
+      'apps/*/test/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 30_000,

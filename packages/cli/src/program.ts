@@ -2,6 +2,7 @@
  * The `scenaro` command line, as an importable program (the bin only runs it).
  */
 import { Command } from 'commander';
+import { demoCommand } from './commands/demo.js';
 import { evalCommand } from './commands/eval.js';
 import { hashCommand } from './commands/hash.js';
 import { replayCommand } from './commands/replay.js';
@@ -15,5 +16,6 @@ export function createProgram(): Command {
     .addCommand(serveCommand())
     .addCommand(evalCommand())
     .addCommand(replayCommand())
-    .addCommand(hashCommand());
+    .addCommand(hashCommand())
+    .addCommand(demoCommand());
 }

@@ -714,10 +714,8 @@ function searchStep({ request, done, db, maxResults }: TurnInput): Step {
   }
   const shown = done.find((e) => e.name === 'show_products');
   if (!shown) {
-    const title = `${search.label.charAt(0).toUpperCase()}${search.label.slice(1)}`.replace(
-      /"/g,
-      '',
-    );
+    const plain = search.label.replace(/"/g, '');
+    const title = `${plain.charAt(0).toUpperCase()}${plain.slice(1)}`;
     return {
       text: '',
       calls: [

@@ -1,0 +1,139 @@
+import { useCollection, useFeature } from '@scenaro/sdk/react';
+import { useStore } from '../store-context';
+import { COLLECTIONS, FEATURES, money, OPTION_KEYS } from '../types';
+import type { CartView, GridData, ProductSummary, SelectionView } from '../types';
+import { FeatureStatus } from './FeatureStatus';
+
+function optionText(product: ProductSummary): string {
+  const options = product.options ?? {};
+  return OPTION_KEYS.filter((k) => options[k] !== undefined)
+    .map((k) => `${(options[k] ?? []).length} ${k === 'switch' ? 'switches' : `${k}s`}`)
+    .join(', ');
+}
+
+function ProductCard(props: {
+  product: ProductSummary;
+  position: number;
+  inCart: boolean;
+  inSelection: boolean;
+}) {
+  const { product, position } = props;
+  const { api, connected, showProduct, run, report } = useStore();
+  const hasOptions = product.options !== undefined;
+  const add = async () => {
+    const cart = await run(`add ${product.name}`, () =>
+      api.addToCart(product.product_id, undefined, 1),
+    );
+    if (cart) report(`Added ${product.name} to your cart.`);
+  };
+  const save = async () => {
+    const selection = await run(`save ${product.name}`, () =>
+      api.addToSelection(product.product_id),
+    );
+    if (selection) report(`Saved ${product.name} to your selection.`);
+  };
+  return (
+    <li className="card" data-product-id={product.product_id}>
+      <div className={`card-art cat-${product.category}`} aria-hidden="true">
+        <span>{product.category}</span>
+      </div>
+      <span className="position" title={`Result ${position}`}>
+        <span className="sr-only">Result </span>
+        {position}
+      </span>
+      <h3 className="card-title">{product.name}</h3>
+      <p className="card-brand">{product.brand}</p>
+      <p className="card-price">
+        {money(product.price)}
+        {hasOptions ? <span className="muted"> and up</span> : null}
+      </p>
+      <p className="card-meta">
+        Rated {product.rating} / 5 · {product.review_count.toLocaleString('en-US')} reviews
+      </p>
+      <p className={product.in_stock ? 'stock in' : 'stock out'}>
+        {product.in_stock ? 'In stock' : 'Sold out'}
+        {hasOptions ? ` · ${optionText(product)}` : ''}
+      </p>
+      {props.inCart || props.inSelection ? (
+        <p className="card-tags">
+          {props.inCart ? <span className="tag">In your cart</span> : null}
+          {props.inSelection ? <span className="tag">In your selection</span> : null}
+        </p>
+      ) : null}
+      <div className="card-actions">
+        <button
+          type="button"
+          onClick={() => showProduct(product.product_id)}
+          aria-label={`Details of ${product.name}`}
+        >
+          Details
+        </button>
+        {hasOptions ? (
+          <button
+            type="button"
+            onClick={() => showProduct(product.product_id)}
+            aria-label={`Choose options of ${product.name}`}
+          >
+            Options
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            disabled={!connected || !product.in_stock}
+            onClick={() => void add()}
+            aria-label={`Add ${product.name} to cart`}
+          >
+            Add to cart
+          </button>
+        )}
+        <button
+          type="button"
+          disabled={!connected || props.inSelection}
+          onClick={() => void save()}
+          aria-label={`Save ${product.name} to selection`}
+        >
+          Save
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The `product_grid` feature: cards from `show_products`' componentData. */
+export function ProductGrid() {
+  const feature = useFeature<GridData>(FEATURES.PRODUCT_GRID);
+  const [cart] = useCollection<CartView | null>(COLLECTIONS.CART);
+  const [selection] = useCollection<SelectionView | null>(COLLECTIONS.SELECTION);
+  const data = feature.componentData;
+  return (
+    <section
+      className="panel feature"
+      aria-labelledby="grid-title"
+      aria-busy={feature.status === 'running'}
+      data-feature={FEATURES.PRODUCT_GRID}
+      data-status={feature.status}
+    >
+      <h2 id="grid-title">{data?.title ?? 'Products'}</h2>
+      <FeatureStatus feature={feature} what="results" />
+      {data ? (
+        <ol className="grid" aria-label="Search results">
+          {data.products.map((product, i) => (
+            <ProductCard
+              key={product.product_id}
+              product={product}
+              position={i + 1}
+              inCart={cart?.items.some((l) => l.product_id === product.product_id) ?? false}
+              inSelection={selection?.product_ids.includes(product.product_id) ?? false}
+            />
+          ))}
+        </ol>
+      ) : feature.status === 'idle' ? (
+        <p className="empty">
+          Ask the assistant to find something, for example “show me headphones under $100”. The
+          results appear here, numbered so you can say “show the first one”.
+        </p>
+      ) : null}
+    </section>
+  );
+}
