@@ -17,6 +17,12 @@
 // (the flag refused), the test falls back to allocation churn and a generous 150 MB bound.
 //
 // The 500-session test needs the tau2 data (../shared/eval-data); it is skipped, loudly, without.
+//
+// Regression (found by bench/frontend-tool.bench.mjs): BotServer.close() waited on unref'd timers
+// only, so a process with nothing else pending exited with code 13 (unsettled top-level await)
+// before close() resolved, skipping everything after it. Tested in a child process on the built
+// dist (skipped, loudly, before `npm run build`).
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -608,3 +614,49 @@ describe('faults', () => {
     },
   );
 });
+
+const agentDist = join(repoRoot, 'packages/agent/dist/index.js');
+if (!existsSync(agentDist))
+  console.warn('\n!!! load test: close() regression SKIPPED: run `npm run build` first !!!\n');
+
+describe.skipIf(!existsSync(agentDist))(
+  'regression: BotServer.close() in a process with nothing else pending',
+  () => {
+    // A client that vanished just before close(), one still open, one with a request that never
+    // settles (close() then waits the grace period): each time close() resolves and the script
+    // goes on to print its line and exit 0.
+    const script = `
+    import { WebSocket } from 'ws';
+    import { BotServer, silentLogger } from '@scenaro/agent';
+    import { clientMessage, clientReady, encodeRtviFrame } from '@scenaro/sdk/protocol';
+    const mode = process.argv[1];
+    const server = new BotServer({ port: 0, logger: silentLogger, shutdownGraceMs: 300 });
+    server.registerClientMessage('hang', () => new Promise(() => {}));
+    await server.listen();
+    const ws = new WebSocket(server.url);
+    await new Promise((r) => ws.once('open', r));
+    ws.send(encodeRtviFrame(clientReady('r', { library: 'regression' })));
+    await new Promise((r) => ws.once('message', r));
+    if (mode === 'hang') {
+      ws.send(encodeRtviFrame(clientMessage('h', 'hang', {})));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (mode !== 'open') ws.terminate();
+    const t0 = Date.now();
+    await server.close();
+    console.log('closed ' + mode + ' in ' + (Date.now() - t0) + ' ms');
+  `;
+    for (const mode of ['vanished', 'open', 'hang']) {
+      it(`resolves with a ${mode} client`, () => {
+        const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, mode], {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          timeout: 15_000,
+        });
+        expect(run.stderr).toBe('');
+        expect(run.status).toBe(0);
+        expect(run.stdout).toMatch(new RegExp(`^closed ${mode} in \\d+ ms`));
+      });
+    }
+  },
+);

@@ -183,22 +183,28 @@ export class BotServer {
     this.#closing = true;
     const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
     const drains = [...this.#sessions.values()].map((s) => s.drain());
+    // These timers stay referenced (both bounded): with unref'd ones, a process with nothing
+    // else pending exited (code 13) before close() resolved, skipping whatever followed it.
+    let grace: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.allSettled(drains),
-      new Promise((resolve) => setTimeout(resolve, this.#options.shutdownGraceMs).unref()),
+      new Promise((resolve) => (grace = setTimeout(resolve, this.#options.shutdownGraceMs))),
     ]);
+    clearTimeout(grace);
     for (const ws of this.#sessions.keys()) ws.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => {
+      let waited = false;
       const deadline = setTimeout(() => {
+        waited = true;
         for (const ws of this.#sessions.keys()) ws.terminate();
         resolve();
       }, 1000);
-      deadline.unref();
       const check = () => {
+        if (waited) return;
         if (this.#sessions.size === 0) {
           clearTimeout(deadline);
           resolve();
-        } else setTimeout(check, 10).unref();
+        } else setTimeout(check, 10);
       };
       check();
     });
