@@ -1,24 +1,31 @@
-// Benchmark: control-plane round trip over a real loopback WebSocket.
+// Benchmark: control-plane round trip over a real loopback WebSocket, against a plain `ws` echo
+// server measured in the same run.
 //
-//   npx tsc -b packages/agent && node bench/control-plane.bench.mjs [requests-1] [requests-200]
+//   npm run build && node bench/control-plane.bench.mjs [scale]
 //
-// One client (this thread) sends `get_scenario_summary` client-messages as binary protobuf
-// MessageFrames and waits for the reply with the same id; each session sends its requests one
-// after another and every round trip is timed. The same client code and the same request bytes
-// are sent to a plain `ws` echo server (which replies with the bytes it received), so the ratio
-// shows what the bot server adds on top of WebSocket + frame codec. Both servers run together in
-// a worker thread, so client and servers do not share an event loop. Each bot session holds a
-// small inline db, so every reply computes a db_hash. Loopback only, bounded, exits by itself.
+// Each session sends `get_scenario_summary` client-messages as binary protobuf MessageFrames,
+// one after another, and waits for the reply with the same id; every round trip is timed. The
+// same client code and the same request bytes go to a plain `ws` echo server (which sends the
+// bytes back), so the ratio shows what the bot server adds on top of WebSocket + frame codec:
+// envelope validation, dispatch, the handler (a db_hash of a small inline db per reply), the
+// JSON reply and its frame. Servers run together in a worker thread, the clients in the main
+// thread, so clients and servers do not share an event loop (2 cores: one each).
+// Sessions: 1, 50, 200 and 500 at once. `scale` multiplies the request counts (default 1).
+// Loopback only, bounded (watchdog 240 s), exits by itself.
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { WebSocket, WebSocketServer } from 'ws';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const agentDist = pathToFileURL(path.join(repoRoot, 'packages/agent/dist/index.js')).href;
-const protocolDist = pathToFileURL(path.join(repoRoot, 'packages/sdk/dist/protocol/index.js')).href;
+import {
+  dist,
+  emitResult,
+  machineInfo,
+  machineLine,
+  percentile,
+  printTable,
+  ratio,
+  watchdog,
+} from './lib/common.mjs';
 
 const DB = {
   users: [
@@ -31,7 +38,8 @@ const DB = {
 
 if (!isMainThread) {
   // --- servers (worker thread) -------------------------------------------------------------
-  const { BotServer, silentLogger } = await import(agentDist);
+  const { BotServer, silentLogger } = await import(dist('packages/agent/dist/index.js'));
+  const { startEchoServer } = await import('./lib/rtvi-client.mjs');
   const dataRoot = mkdtempSync(path.join(tmpdir(), 'scenaro-bench-'));
   const bot = await new BotServer({
     host: '127.0.0.1',
@@ -39,109 +47,35 @@ if (!isMainThread) {
     dataRoot,
     logger: silentLogger,
   }).listen();
-  const echo = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 1024 * 1024 });
-  echo.on('connection', (ws) => {
-    ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
-  });
-  await new Promise((resolve) => echo.once('listening', resolve));
+  const echo = await startEchoServer();
   parentPort.on('message', async (message) => {
     if (message !== 'stop') return;
-    for (const client of echo.clients) client.terminate();
     echo.close();
     await bot.close();
     rmSync(dataRoot, { recursive: true, force: true });
     parentPort.postMessage('stopped');
   });
-  parentPort.postMessage({ bot: bot.url, echo: `ws://127.0.0.1:${echo.address().port}` });
+  parentPort.postMessage({ bot: bot.url, echo: echo.url });
 } else {
   await main();
 }
 
 async function main() {
-  const { clientMessage, clientReady, decodeRtviFrame, encodeRtviFrame } = await import(
-    protocolDist
-  );
-  const perSessionOne = positiveInt(process.argv[2], 3000);
-  const perSessionMany = positiveInt(process.argv[3], 50);
-  const REQUEST_TIMEOUT_MS = 10_000;
-  const watchdog = setTimeout(() => {
-    console.error('control-plane bench: gave up after 180 s');
-    process.exit(2);
-  }, 180_000);
-  watchdog.unref();
-
-  /** A raw RTVI client: binary MessageFrames out, decoded envelopes in, replies matched by id. */
-  class BenchClient {
-    #pending = new Map();
-    constructor(ws) {
-      this.ws = ws;
-      ws.on('message', (data) => {
-        const decoded = decodeRtviFrame(new Uint8Array(data.buffer, data.byteOffset, data.length));
-        if (!decoded.ok || decoded.message.id === undefined) return;
-        const pending = this.#pending.get(decoded.message.id);
-        if (!pending) return;
-        this.#pending.delete(decoded.message.id);
-        clearTimeout(pending.timer);
-        pending.resolve(decoded.message);
-      });
-      ws.on('close', () => {
-        for (const { reject, timer } of this.#pending.values()) {
-          clearTimeout(timer);
-          reject(new Error('connection closed'));
-        }
-        this.#pending.clear();
-      });
-    }
-    static async open(url) {
-      const ws = new WebSocket(url, { perMessageDeflate: false });
-      await new Promise((resolve, reject) => {
-        ws.once('open', resolve);
-        ws.once('error', reject);
-      });
-      return new BenchClient(ws);
-    }
-    /** Send one envelope and resolve with the reply carrying its id. */
-    roundTrip(envelope) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          this.#pending.delete(envelope.id);
-          reject(new Error(`no reply to ${envelope.id} in ${REQUEST_TIMEOUT_MS} ms`));
-        }, REQUEST_TIMEOUT_MS);
-        this.#pending.set(envelope.id, { resolve, reject, timer });
-        this.ws.send(encodeRtviFrame(envelope), { binary: true });
-      });
-    }
-    close() {
-      this.ws.terminate();
-    }
-  }
+  watchdog('control-plane bench', 240);
+  const { clientMessage, encodeRtviFrame, openSessions } = await import('./lib/rtvi-client.mjs');
+  const scale = Number(process.argv[2] ?? 1);
+  const PLAN = [
+    [1, 5000],
+    [50, 100],
+    [200, 50],
+    [500, 20],
+  ].map(([sessions, perSession]) => [sessions, Math.max(1, Math.round(perSession * scale))]);
 
   const worker = new Worker(new URL(import.meta.url));
   const urls = await new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-
-  /** Open `count` sessions on `url`: handshake, and on the bot an inline-db initialization. */
-  async function openSessions(url, count, isBot) {
-    const clients = await Promise.all(Array.from({ length: count }, () => BenchClient.open(url)));
-    await Promise.all(
-      clients.map(async (client, s) => {
-        const ready = await client.roundTrip(clientReady(`ready_${s}`, { library: 'bench' }));
-        if (ready.type !== (isBot ? 'bot-ready' : 'client-ready')) {
-          throw new Error(`unexpected handshake reply ${ready.type}`);
-        }
-        if (!isBot) return;
-        const init = await client.roundTrip(
-          clientMessage(`init_${s}`, 'apply_initialization', {
-            shared_state_init: JSON.stringify({ db: DB }),
-          }),
-        );
-        if (init.data?.d?.success !== true) throw new Error(`init failed: ${JSON.stringify(init)}`);
-      }),
-    );
-    return clients;
-  }
 
   /** Each client sends `perSession` sequential requests; returns every round trip in µs. */
   async function measure(clients, perSession, isBot, tag) {
@@ -165,53 +99,75 @@ async function main() {
 
   async function scenario(sessions, perSession) {
     const result = { sessions, requests: sessions * perSession };
-    const warmup = Math.max(5, Math.ceil(500 / sessions));
+    const warmup = Math.max(10, Math.ceil(3000 / sessions));
     for (const [name, url, isBot] of [
       ['ours', urls.bot, true],
       ['echo', urls.echo, false],
     ]) {
-      const clients = await openSessions(url, sessions, isBot);
+      const clients = await openSessions(url, sessions, {
+        isBot,
+        init: () => ({ shared_state_init: JSON.stringify({ db: DB }) }),
+      });
       await measure(clients, warmup, isBot, 'warm');
+      const t0 = performance.now();
       const samples = await measure(clients, perSession, isBot, 'req');
+      const seconds = (performance.now() - t0) / 1000;
       samples.sort((x, y) => x - y);
-      result[name] = { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
+      result[name] = {
+        p50_us: percentile(samples, 0.5),
+        p99_us: percentile(samples, 0.99),
+        per_second: samples.length / seconds,
+      };
       for (const client of clients) client.close();
     }
+    result.ratio_p50 = result.ours.p50_us / result.echo.p50_us;
+    result.ratio_p99 = result.ours.p99_us / result.echo.p99_us;
     return result;
   }
 
-  const rows = [await scenario(1, perSessionOne), await scenario(200, perSessionMany)];
+  const rows = [];
+  for (const [sessions, perSession] of PLAN) rows.push(await scenario(sessions, perSession));
 
   const sample = encodeRtviFrame(
     clientMessage('req_0_0', 'get_scenario_summary', { include_db: false }),
   );
   console.log(
-    `control-plane round trip: get_scenario_summary over loopback WebSocket ` +
-      `(request ${sample.byteLength} bytes; node ${process.version}, ${process.platform}/${process.arch})`,
+    `control-plane round trip: get_scenario_summary over loopback WebSocket vs a plain ws echo ` +
+      `(request ${sample.byteLength} bytes)\n${machineLine()}`,
   );
-  const header = [
-    'sessions',
-    'requests',
-    'ours p50 µs',
-    'ours p99 µs',
-    'echo p50 µs',
-    'echo p99 µs',
-    'ratio p50',
-  ];
-  const table = rows.map((r) => [
-    String(r.sessions),
-    String(r.requests),
-    r.ours.p50.toFixed(0),
-    r.ours.p99.toFixed(0),
-    r.echo.p50.toFixed(0),
-    r.echo.p99.toFixed(0),
-    `${(r.ours.p50 / r.echo.p50).toFixed(2)}x`,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const line = (cells) => `| ${cells.map((c, i) => c.padStart(widths[i])).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 1) + ':').join('|')}|`);
-  for (const row of table) console.log(line(row));
+  printTable(
+    [
+      'sessions',
+      'requests',
+      'ours p50 µs',
+      'ours p99 µs',
+      'echo p50 µs',
+      'echo p99 µs',
+      'ratio p50',
+      'ratio p99',
+      'ours req/s',
+      'echo req/s',
+    ],
+    rows.map((r) => [
+      r.sessions,
+      r.requests,
+      r.ours.p50_us.toFixed(0),
+      r.ours.p99_us.toFixed(0),
+      r.echo.p50_us.toFixed(0),
+      r.echo.p99_us.toFixed(0),
+      ratio(r.ours.p50_us, r.echo.p50_us),
+      ratio(r.ours.p99_us, r.echo.p99_us),
+      r.ours.per_second.toFixed(0),
+      r.echo.per_second.toFixed(0),
+    ]),
+  );
+  const target = rows.filter((r) => r.sessions === 1 || r.sessions === 200);
+  const met = target.every((r) => r.ratio_p50 <= 1.5);
+  console.log(
+    `target (issue 3): p50 within 1.5x of the echo at 1 and 200 sessions: ${met ? 'MET' : 'NOT MET'} ` +
+      `(${target.map((r) => `${r.sessions}: ${r.ratio_p50.toFixed(2)}x`).join(', ')})`,
+  );
+  emitResult({ machine: machineInfo(), rows, target: { p50_ratio_max: 1.5, met } });
 
   worker.postMessage('stop');
   await new Promise((resolve) => {
@@ -222,17 +178,4 @@ async function main() {
     });
   });
   await worker.terminate();
-}
-
-function positiveInt(text, fallback) {
-  const n = Number(text ?? fallback);
-  if (!Number.isInteger(n) || n <= 0) {
-    console.error(`expected a positive integer, got ${text}`);
-    process.exit(1);
-  }
-  return n;
-}
-
-function percentile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }

@@ -1,16 +1,27 @@
 // Benchmark: NeMo/EVA get_dict_hash, TypeScript port vs the Python reference algorithm.
 //
-//   npx tsc -b packages/agent && node bench/db-hash.bench.mjs [iterations]
+//   npm run build && node bench/db-hash.bench.mjs [iterations]
 //
 // Both sides load and parse each db once, warm up, then time only the hash function over N
-// iterations (median reported). Exits 1 if any digest differs, 0 if ../shared/eval-data is absent.
+// iterations (median reported): Python's interpreter startup and the JSON parsing are outside
+// the timed region on both sides. Exits 1 if any digest differs, 0 if ../shared/eval-data is
+// absent.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import {
+  emitResult,
+  evalDataRoot,
+  machineInfo,
+  machineLine,
+  printTable,
+  repoRoot,
+  watchdog,
+} from './lib/common.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const evalData = path.resolve(repoRoot, '../shared/eval-data');
+watchdog('db-hash bench', 300);
+const evalData = evalDataRoot;
 const distModule = path.join(repoRoot, 'packages/agent/dist/scenario/db-hash.js');
 const loaderModule = path.join(repoRoot, 'packages/agent/dist/scenario/db-loader.js');
 const iterations = Number(process.argv[2] ?? 20);
@@ -85,6 +96,7 @@ function median(values) {
 async function main() {
   if (!existsSync(evalData)) {
     console.log(`db-hash bench: ${evalData} not found; nothing to benchmark.`);
+    emitResult({ skipped: `no tau2 data at ${evalData}` });
     return 0;
   }
   if (!existsSync(distModule)) {
@@ -108,6 +120,7 @@ async function main() {
     ts.set(dbPath, { hash: digest, ms: median(times) });
   }
 
+  const pyVersion = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stdout.trim();
   const py = spawnSync('python3', ['-c', PYTHON_REFERENCE], {
     input: JSON.stringify({ root: evalData, dbs: DBS.map(([, p]) => p), warmup, iterations }),
     encoding: 'utf8',
@@ -139,9 +152,33 @@ async function main() {
     };
   });
   console.log(
-    `db-hash bench: ${iterations} iterations after ${warmup} warm-up, Node ${process.version}`,
+    `db-hash bench: getDictHash (TypeScript) vs the Python reference algorithm (${pyVersion}), ` +
+      `${iterations} iterations after ${warmup} warm-up, median\n${machineLine()}`,
   );
-  console.table(rows);
+  printTable(
+    Object.keys(rows[0]),
+    rows.map((r) => Object.values(r).map(String)),
+  );
+  const met = rows.every(
+    (r) => r['ratio python/ts'] !== 'n/a' && Number(r['ratio python/ts']) >= 1,
+  );
+  console.log(
+    `target (issue 3): getDictHash no slower than the Python reference: ${met ? 'MET' : 'NOT MET'} ` +
+      `(python/ts ${rows.map((r) => r['ratio python/ts']).join(', ')})`,
+  );
+  emitResult({
+    machine: machineInfo(),
+    python: pyVersion,
+    iterations,
+    rows: DBS.map(([label, dbPath]) => ({
+      db: label,
+      path: dbPath,
+      ts_ms: ts.get(dbPath).ms,
+      python_ms: pyResults.get(dbPath)?.ms ?? null,
+      equal: pyResults.get(dbPath)?.hash === ts.get(dbPath).hash,
+    })),
+    target: { met },
+  });
   const mismatched = rows.filter((r) => !r['hashes equal']);
   if (mismatched.length > 0) {
     console.error(`db-hash bench: digest mismatch for ${mismatched.map((r) => r.db).join(', ')}`);

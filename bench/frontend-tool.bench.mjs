@@ -1,30 +1,52 @@
-// Benchmark: per-call overhead of a frontend tool call through the SDK, over the in-memory
-// loopback transport with zero simulated latency, against a bare async function call.
+// Benchmark: per-call overhead of a frontend tool call through the SDK, against a bare function
+// call and against the control-plane round trip, measured in the same run.
 //
-//   npx tsc -b packages/sdk packages/agent && node bench/frontend-tool.bench.mjs [calls]
+//   npm run build && node bench/frontend-tool.bench.mjs [calls]
 //
-// Three paths run the same handler (schema-validated args in the session paths):
-//   bare     `await handler(requestId, args, settings, collections, ctx)`
-//   session  agent-side `transport.performRpc` with a pre-built RpcToolRequest -> ScenaroSession
-//            (parse, ajv validation, AbortController, deadline timer, JSON answer, size guard)
-//   caller   `FrontendToolCaller.call()` -> the same path, plus request building, its own deadline
-//            timer and response parsing (what an agent actually does)
-// Calls run one after another. Each sample times a batch of BATCH calls with performance.now()
-// and divides, so timer resolution does not dominate the sub-microsecond bare call; median and
-// p99 are over those per-call batch averages. Bounded, in-process, exits by itself.
-import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// Loopback (in-memory LiveKit-semantics transport, zero simulated latency), the same handler
+// (schema-validated args in the session paths):
+//   bare      `await handler(requestId, args, settings, collections, ctx)`
+//   session   agent-side `transport.performRpc` with a pre-built RpcToolRequest -> ScenaroSession
+//             (parse, ajv validation, AbortController, deadline timer, JSON answer, size guard)
+//   caller    `FrontendToolCaller.call()` -> the same path, plus request building, its own
+//             deadline timer and response parsing (what an agent actually does)
+// Calls run one after another; each sample times a batch of BATCH calls and divides, so timer
+// resolution does not dominate the sub-microsecond bare call.
+//
+// RTVI (real loopback WebSocket, the bot server and the "browser" in this one process):
+//   rtvi tool         a BotServer session's FrontendToolCaller over its RTVI RpcTransport ->
+//                     server-message push -> the real @pipecat-ai/client-js -> ScenaroSession on
+//                     @scenaro/sdk/rtvi -> client-message answer -> the caller
+//   control (client)  the control-plane round trip on the same client:
+//                     `sendClientRequest('get_scenario_summary')`
+//   control (raw ws)  the same request from a raw ws client (protobuf frames, no client-js)
+// each call timed on its own (p50, p99). Bounded, loopback only, exits by itself.
+import {
+  dist,
+  emitResult,
+  machineInfo,
+  machineLine,
+  percentile,
+  printTable,
+  ratio,
+  watchdog,
+} from './lib/common.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (p) => pathToFileURL(path.join(repoRoot, p)).href;
+watchdog('frontend-tool bench', 180);
 const { ScenaroSession, CollectionStore, createLoopbackPair, silentLogger } = await import(
   dist('packages/sdk/dist/index.js')
 );
-const { FrontendToolCaller } = await import(
-  dist('packages/agent/dist/rpc/frontend-tool-caller.js')
-);
+const { createRtviTransport } = await import(dist('packages/sdk/dist/rtvi/index.js'));
+const {
+  BotServer,
+  FrontendToolCaller,
+  silentLogger: silentAgentLogger,
+} = await import(dist('packages/agent/dist/index.js'));
+const { connectPipecatClient } = await import('./lib/pipecat-node.mjs');
+const { BenchClient, clientMessage, clientReady } = await import('./lib/rtvi-client.mjs');
 
 const CALLS = Number(process.argv[2] ?? 20000);
+const SOCKET_CALLS = Math.max(200, Math.round(CALLS / 10));
 const BATCH = 50;
 const WARMUP = 2000;
 
@@ -46,16 +68,19 @@ const handler = async (requestId, args) => ({
   componentData: { query: args.query },
 });
 const args = { query: 'chablis', limit: 5 };
+const newSession = (transport) =>
+  new ScenaroSession({
+    transport,
+    config: { tools: [tool], settings },
+    handlers: { [tool.name]: handler },
+    collections,
+    activity: false,
+    logger: silentLogger,
+  });
 
+// --- loopback ---------------------------------------------------------------------------------
 const { agent, user } = createLoopbackPair({ latencyMs: 0 });
-const session = new ScenaroSession({
-  transport: user,
-  config: { tools: [tool], settings },
-  handlers: { [tool.name]: handler },
-  collections,
-  activity: false,
-  logger: silentLogger,
-});
+const session = newSession(user);
 session.start();
 const caller = new FrontendToolCaller({
   transport: agent,
@@ -66,7 +91,7 @@ const caller = new FrontendToolCaller({
 let sequence = 0;
 const controller = new AbortController();
 const ctx = { signal: controller.signal, tool, callerIdentity: 'agent', deadline: 0 };
-const paths = {
+const loopbackPaths = {
   bare: async () => {
     const result = await handler(`r${++sequence}`, args, settings, collections, ctx);
     if (result.response.code !== 'SUCCESS') throw new Error('bare call failed');
@@ -87,7 +112,7 @@ const paths = {
   },
 };
 
-async function measure(run) {
+async function measureBatched(run) {
   for (let i = 0; i < WARMUP; i++) await run();
   const perCall = [];
   for (let done = 0; done < CALLS; done += BATCH) {
@@ -96,29 +121,23 @@ async function measure(run) {
     perCall.push(((performance.now() - t0) * 1000) / BATCH);
   }
   perCall.sort((a, b) => a - b);
-  const at = (q) => perCall[Math.min(perCall.length - 1, Math.floor(q * perCall.length))];
-  return { median: at(0.5), p99: at(0.99) };
+  return { p50: percentile(perCall, 0.5), p99: percentile(perCall, 0.99), calls: CALLS };
+}
+
+async function measureEach(run, calls) {
+  for (let i = 0; i < Math.min(500, calls); i++) await run();
+  const samples = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push((performance.now() - t0) * 1000);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), calls };
 }
 
 const results = {};
-for (const [name, run] of Object.entries(paths)) results[name] = await measure(run);
-
-const fmt = (n) => n.toFixed(2).padStart(9);
-console.log(
-  `frontend tool call overhead, loopback transport, 0 ms latency (${CALLS} calls per path, batches of ${BATCH}; node ${process.version})`,
-);
-console.log('path         median µs/call     p99 µs/call   median vs bare');
-for (const [name, { median, p99 }] of Object.entries(results)) {
-  const ratio = median / results.bare.median;
-  console.log(
-    `${name.padEnd(10)} ${fmt(median)}       ${fmt(p99)}       ${ratio.toFixed(1).padStart(8)}x`,
-  );
-}
-console.log(
-  `overhead per call (session - bare): ${(results.session.median - results.bare.median).toFixed(2)} µs median; ` +
-    `(caller - bare): ${(results.caller.median - results.bare.median).toFixed(2)} µs median`,
-);
-
+for (const [name, run] of Object.entries(loopbackPaths)) results[name] = await measureBatched(run);
 session.stop();
 if (
   session.inflightCount !== 0 ||
@@ -128,3 +147,76 @@ if (
   console.error('leak: calls or registrations left behind');
   process.exit(1);
 }
+
+// --- RTVI over a real socket --------------------------------------------------------------------
+let botSession;
+const server = await new BotServer({
+  host: '127.0.0.1',
+  port: 0,
+  logger: silentAgentLogger,
+  onSession: (s) => {
+    botSession ??= s;
+  },
+}).listen();
+const client = await connectPipecatClient(server.url);
+const browser = newSession(createRtviTransport(client));
+browser.start();
+const announced = performance.now();
+while (!botSession?.rpc.hasRemoteMethod(tool.name)) {
+  if (performance.now() - announced > 5000)
+    throw new Error('the browser never announced its tools');
+  await new Promise((r) => setTimeout(r, 5));
+}
+const rtviCaller = new FrontendToolCaller({
+  transport: botSession.rpc,
+  destinationIdentity: botSession.rpc.remoteIdentity,
+  logger: silentLogger,
+});
+const raw = await BenchClient.open(server.url);
+await raw.roundTrip(clientReady('ready_raw', { library: 'bench' }));
+const socketPaths = {
+  'rtvi tool': async () => {
+    const response = await rtviCaller.call(tool, args);
+    if (response.code !== 'SUCCESS')
+      throw new Error(`rtvi call failed: ${JSON.stringify(response)}`);
+  },
+  'control (client)': async () => {
+    const reply = await client.sendClientRequest('get_scenario_summary', {});
+    if (reply?.db_hash !== null) throw new Error(`unexpected summary ${JSON.stringify(reply)}`);
+  },
+  'control (raw ws)': async () => {
+    const reply = await raw.roundTrip(
+      clientMessage(`raw_${++sequence}`, 'get_scenario_summary', {}),
+    );
+    if (reply.type !== 'server-response') throw new Error(`unexpected ${JSON.stringify(reply)}`);
+  },
+};
+for (const [name, run] of Object.entries(socketPaths))
+  results[name] = await measureEach(run, SOCKET_CALLS);
+browser.stop();
+raw.close();
+await client.disconnect();
+await server.close();
+
+console.log(
+  `frontend tool call overhead vs a bare call and vs the control-plane round trip\n${machineLine()}`,
+);
+const baseline = (name) => (name in loopbackPaths ? results.bare : results['control (client)']);
+printTable(
+  ['path', 'transport', 'calls', 'p50 µs/call', 'p99 µs/call', 'p50 vs baseline', 'baseline'],
+  Object.entries(results).map(([name, r]) => [
+    name,
+    name in loopbackPaths ? 'loopback (batched)' : 'RTVI socket (each)',
+    r.calls,
+    r.p50.toFixed(2),
+    r.p99.toFixed(2),
+    ratio(r.p50, baseline(name).p50),
+    name in loopbackPaths ? 'bare' : 'control (client)',
+  ]),
+);
+console.log(
+  `overhead per call (loopback, p50): session - bare ${(results.session.p50 - results.bare.p50).toFixed(2)} µs, ` +
+    `caller - bare ${(results.caller.p50 - results.bare.p50).toFixed(2)} µs; ` +
+    `RTVI tool call / control-plane round trip on the same client: ${ratio(results['rtvi tool'].p50, results['control (client)'].p50)} (p50)`,
+);
+emitResult({ machine: machineInfo(), results });
