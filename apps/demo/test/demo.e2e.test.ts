@@ -196,6 +196,17 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
       () => session().rpc.hasRemoteMethod('show_products'),
       'the rpc-methods announcement',
     );
+    // The page's UI activity tracker answers the agent during the session.
+    const activity = JSON.parse(
+      await session().rpc.performRpc({
+        destinationIdentity: session().rpc.remoteIdentity,
+        method: 'scenaro__ui_activity_check',
+        payload: '',
+        responseTimeoutMs: 3000,
+      }),
+    ) as { active: boolean; idleMs: number; visible: boolean };
+    expect(activity).toMatchObject({ active: true, visible: true });
+    expect(activity.idleMs).toBeLessThan(10_000);
     await shoot(page, '02-connected');
 
     // A typed search: the bot searches, then show_products runs in this page.

@@ -1,10 +1,6 @@
 import { ConversationContext, createConversationEngine } from '@scenaro/agent';
-import type {
-  ActionRecord,
-  Conversation,
-  ConversationHost,
-  TurnCompleteMessage,
-} from '@scenaro/agent';
+import type { Conversation, ConversationHost, TurnCompleteMessage } from '@scenaro/agent';
+import type { ActionRecord } from '@scenaro/sdk/protocol';
 import { describe, expect, it } from 'vitest';
 import { asCommerceDb } from './db-types.js';
 import { createCommerceSession } from './session.js';
