@@ -196,8 +196,8 @@ export function App(props: AppProps) {
           </div>
           <main className="area-store" id="store" aria-label="Store">
             <ProductGrid />
-            <ComparisonPanel />
             <ProductDetail />
+            <ComparisonPanel />
           </main>
           <aside className="area-baskets" aria-label="Your cart and selection">
             <CartPanel />

@@ -15,11 +15,11 @@ export function CartPanel() {
   const { api, connected, run, report } = useStore();
   const [busy, setBusy] = useState<string | undefined>();
 
-  const act = async (sku: string, what: string, action: () => Promise<CartView>) => {
+  /** Run one line's action; `what` says it in words ("remove X"), `done` once it worked. */
+  const act = async (sku: string, what: string, done: string, action: () => Promise<CartView>) => {
     setBusy(sku);
     try {
-      const done = await run(what, action);
-      if (done) report(`${what.charAt(0).toUpperCase()}${what.slice(1)}: done.`);
+      if (await run(what, action)) report(done);
     } finally {
       setBusy(undefined);
     }
@@ -63,8 +63,11 @@ export function CartPanel() {
                         disabled={disabled || line.quantity <= 1}
                         aria-label={`One less ${label}`}
                         onClick={() =>
-                          void act(line.sku, `change the quantity of ${label}`, () =>
-                            api.updateCart(line.sku, line.quantity - 1),
+                          void act(
+                            line.sku,
+                            `change the quantity of ${label}`,
+                            `${label}: quantity ${line.quantity - 1}.`,
+                            () => api.updateCart(line.sku, line.quantity - 1),
                           )
                         }
                       >
@@ -78,8 +81,11 @@ export function CartPanel() {
                         disabled={disabled || line.quantity >= Math.min(10, line.stock)}
                         aria-label={`One more ${label}`}
                         onClick={() =>
-                          void act(line.sku, `change the quantity of ${label}`, () =>
-                            api.updateCart(line.sku, line.quantity + 1),
+                          void act(
+                            line.sku,
+                            `change the quantity of ${label}`,
+                            `${label}: quantity ${line.quantity + 1}.`,
+                            () => api.updateCart(line.sku, line.quantity + 1),
                           )
                         }
                       >
@@ -92,7 +98,12 @@ export function CartPanel() {
                       disabled={disabled}
                       aria-label={`Remove ${label} from cart`}
                       onClick={() =>
-                        void act(line.sku, `remove ${label}`, () => api.removeFromCart(line.sku))
+                        void act(
+                          line.sku,
+                          `remove ${label}`,
+                          `Removed ${label} from your cart.`,
+                          () => api.removeFromCart(line.sku),
+                        )
                       }
                     >
                       Remove

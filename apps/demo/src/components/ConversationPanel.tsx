@@ -91,9 +91,28 @@ export function ConversationPanel(props: {
   const connected = state.status === 'connected';
   const connecting = state.status === 'connecting';
 
+  // Follow the newest message while the log is scrolled to the bottom (also when a resize
+  // reflows it); leave it alone while the shopper reads older messages.
+  const pinned = useRef(true);
   useEffect(() => {
     const log = logRef.current;
-    if (log) log.scrollTop = log.scrollHeight;
+    if (!log) return undefined;
+    const onScroll = () => {
+      pinned.current = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+    };
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) log.scrollTop = log.scrollHeight;
+    });
+    observer.observe(log);
+    log.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      observer.disconnect();
+      log.removeEventListener('scroll', onScroll);
+    };
+  }, []);
+  useEffect(() => {
+    const log = logRef.current;
+    if (log && pinned.current) log.scrollTop = log.scrollHeight;
   }, [state.entries, state.thinking]);
 
   const send = (text: string) => {

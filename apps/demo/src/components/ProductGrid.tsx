@@ -61,25 +61,19 @@ function ProductCard(props: {
         </p>
       ) : null}
       <div className="card-actions">
-        <button
-          type="button"
-          onClick={() => showProduct(product.product_id)}
-          aria-label={`Details of ${product.name}`}
-        >
-          Details
-        </button>
         {hasOptions ? (
           <button
             type="button"
+            className="wide"
             onClick={() => showProduct(product.product_id)}
             aria-label={`Choose options of ${product.name}`}
           >
-            Options
+            Choose options
           </button>
         ) : (
           <button
             type="button"
-            className="primary"
+            className="primary wide"
             disabled={!connected || !product.in_stock}
             onClick={() => void add()}
             aria-label={`Add ${product.name} to cart`}
@@ -89,11 +83,18 @@ function ProductCard(props: {
         )}
         <button
           type="button"
+          onClick={() => showProduct(product.product_id)}
+          aria-label={`Details of ${product.name}`}
+        >
+          Details
+        </button>
+        <button
+          type="button"
           disabled={!connected || props.inSelection}
           onClick={() => void save()}
           aria-label={`Save ${product.name} to selection`}
         >
-          Save
+          {props.inSelection ? 'Saved' : 'Save'}
         </button>
       </div>
     </li>
