@@ -1,12 +1,15 @@
-// Builds the storefront into dist/, which `scenaro demo` serves (relative asset URLs, so the
-// page works from any path). `npm run build` at the root runs this after `tsc -b`.
+// Builds the storefront into dist/, which `scenaro demo` serves at the root of its address
+// (any page path gets the app). `npm run build` at the root runs this after `tsc -b`.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  base: './',
+  base: '/',
   oxc: { jsx: { runtime: 'automatic' } },
+  // `npm run dev -w @scenaro/demo` next to a running `npx scenaro demo` (port 4173): the dev
+  // page takes that demo's bot.
+  server: { proxy: { '/config.json': 'http://127.0.0.1:4173' } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -14,7 +14,7 @@ import type { DemoConfig } from './types';
 import './styles.css';
 
 async function loadConfig(): Promise<DemoConfig> {
-  const response = await fetch('./config.json', { cache: 'no-store' });
+  const response = await fetch('/config.json', { cache: 'no-store' });
   if (!response.ok) throw new Error(`config.json answered ${response.status}`);
   const config = (await response.json()) as Partial<DemoConfig>;
   if (typeof config.wsUrl !== 'string' || !Array.isArray(config.tools)) {
