@@ -122,13 +122,22 @@ describe('scenaro demo: the page server', () => {
     expect((await get(demo.url, '/config.json', { host: 'evil.example:80' })).status).toBe(403);
   });
 
-  it('says how to build the page when it is missing', async () => {
+  it('says how to build the page when it is missing, and refuses bad options', async () => {
     await expect(
       startDemo({ host: '127.0.0.1', port: '0', botPort: '0' }, () => {}, {
         staticDir: join(staticDir, 'nowhere'),
         logger: silentLogger,
       }),
     ).rejects.toThrow(/not built.*npm run build/);
+    await expect(
+      startDemo({ host: '127.0.0.1', port: '0', botPort: '0', llmBaseUrl: llm.baseURL }, () => {}, {
+        staticDir,
+        logger: silentLogger,
+      }),
+    ).rejects.toThrow('--llm-base-url and --llm-model go together');
+    await expect(
+      startDemo({ host: '127.0.0.1', port: '99999', botPort: '0' }, () => {}, { staticDir }),
+    ).rejects.toThrow("--port must be an integer from 0 to 65535, got '99999'");
   });
 });
 

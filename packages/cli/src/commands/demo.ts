@@ -291,6 +291,9 @@ export async function startDemo(
 ): Promise<DemoServer> {
   const port = parsePort(options.port, '--port');
   const botPort = parsePort(options.botPort, '--bot-port');
+  if ((options.llmBaseUrl === undefined) !== (options.llmModel === undefined)) {
+    throw new Error('--llm-base-url and --llm-model go together');
+  }
   const staticDir = path.resolve(runtime.staticDir ?? DEMO_STATIC_DIR);
   const indexFile = path.join(staticDir, 'index.html');
   if (!(await isFile(indexFile))) {
