@@ -122,19 +122,26 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** A JSON string is decoded; anything else is taken as already decoded. */
+function decodeJsonPayload(
+  input: unknown,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (typeof input !== 'string') return { ok: true, value: input };
+  try {
+    return { ok: true, value: JSON.parse(input) as unknown };
+  } catch (err) {
+    return { ok: false, message: `payload is not valid JSON (${(err as Error).message})` };
+  }
+}
+
 /**
  * Validate an inbound RPC payload (already JSON-decoded, or a JSON string) as an
  * {@link RpcToolRequest}. Unknown fields are dropped.
  */
 export function parseRpcToolRequest(input: unknown): ParseResult<RpcToolRequest> {
-  let value = input;
-  if (typeof input === 'string') {
-    try {
-      value = JSON.parse(input);
-    } catch (err) {
-      return fail('', `payload is not valid JSON (${(err as Error).message})`);
-    }
-  }
+  const decoded = decodeJsonPayload(input);
+  if (!decoded.ok) return fail('', decoded.message);
+  const value = decoded.value;
   if (!isPlainObject(value)) return fail('', `request must be an object, got ${describe(value)}`);
   const { requestId, tool, args, sentAt } = value;
   if (requestId === undefined) return fail('requestId', 'is required');
@@ -163,14 +170,9 @@ export function parseRpcToolRequest(input: unknown): ParseResult<RpcToolRequest>
  * Validate an RPC answer as an {@link RpcToolResponse}. A JSON string is decoded first.
  */
 export function parseRpcToolResponse(input: unknown): ParseResult<RpcToolResponse> {
-  let value = input;
-  if (typeof input === 'string') {
-    try {
-      value = JSON.parse(input);
-    } catch (err) {
-      return fail('', `payload is not valid JSON (${(err as Error).message})`);
-    }
-  }
+  const decoded = decodeJsonPayload(input);
+  if (!decoded.ok) return fail('', decoded.message);
+  const value = decoded.value;
   if (!isPlainObject(value)) return fail('', `response must be an object, got ${describe(value)}`);
   const { requestId, code, data } = value;
   if (typeof code !== 'string' || code.length === 0) {
