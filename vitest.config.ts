@@ -13,7 +13,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
     ],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
