@@ -14,7 +14,7 @@
 // unawaited, so its rejection went unhandled; in the `scenaro eval` process that kills the run.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { join } from 'node:path';
@@ -230,6 +230,7 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
     });
     const progress = watchingStream(killer.trigger);
     const output = tempOutput('scenaro-faults-');
+    cleanups.push(() => rmSync(output, { recursive: true, force: true }));
     const result = await runEvaluation({
       domains: [DOMAIN],
       scenarios: SCENARIOS,
@@ -267,6 +268,8 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
       });
       const progress = watchingStream(killer.trigger);
       const output = tempOutput('scenaro-faults-');
+      cleanups.push(() => rmSync(output, { recursive: true, force: true }));
+      cleanups.push(() => rmSync(output, { recursive: true, force: true }));
       const result = await runEvaluation({
         domains: [DOMAIN],
         scenarios: SCENARIOS,
