@@ -13,6 +13,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.tsx',
       'apps/*/test/**/*.test.ts',
     ],
+    setupFiles: ['./vitest.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
