@@ -67,3 +67,54 @@ export class ChatModelError extends Error {
 export function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
+
+/** One scripted answer: text (optionally streamed a few words at a time) and whole tool calls. */
+export interface ScriptedReply {
+  text: string;
+  calls?: readonly { name: string; arguments: Record<string, unknown> }[];
+}
+
+const scriptedCallCounters = new Map<string, number>();
+
+/** A fresh tool-call id with the given prefix (`call_scripted_1`, ...). */
+export function scriptedCallId(prefix: string): string {
+  const next = ((scriptedCallCounters.get(prefix) ?? 0) + 1) % 1_000_000_000;
+  scriptedCallCounters.set(prefix, next);
+  return `${prefix}${next}`;
+}
+
+/**
+ * Stream a scripted policy's answer the way a model streams one: text deltas (all at once, or
+ * `wordsPerDelta` words at a time), the tool calls, then an estimated token usage.
+ */
+export async function* streamScriptedReply(
+  request: ChatRequest,
+  reply: ScriptedReply,
+  options: { idPrefix?: string; wordsPerDelta?: number } = {},
+): AsyncIterable<ChatStreamEvent> {
+  if (request.signal.aborted) return;
+  const calls = reply.calls ?? [];
+  if (options.wordsPerDelta === undefined) {
+    if (reply.text) yield { type: 'text-delta', text: reply.text };
+  } else {
+    const pieces = reply.text.match(/[^\s]+\s*|\s+/g) ?? [];
+    for (let i = 0; i < pieces.length; i += options.wordsPerDelta) {
+      if (request.signal.aborted) return;
+      yield { type: 'text-delta', text: pieces.slice(i, i + options.wordsPerDelta).join('') };
+    }
+  }
+  for (const call of calls) {
+    yield {
+      type: 'tool-call',
+      id: scriptedCallId(options.idPrefix ?? 'call_scripted_'),
+      name: call.name,
+      arguments: JSON.stringify(call.arguments),
+    };
+  }
+  const prompt = estimateTokens(request.messages.map((m) => JSON.stringify(m)).join(''));
+  const completion = estimateTokens(reply.text + JSON.stringify(calls));
+  yield {
+    type: 'usage',
+    usage: { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion },
+  };
+}

@@ -13,7 +13,7 @@
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
 import type { ConversationHost } from './hook.js';
-import { estimateTokens } from './model.js';
+import { streamScriptedReply } from './model.js';
 import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
 import {
   describeCall,
@@ -67,33 +67,12 @@ function summarizeResult(content: string): string {
   return flat.length > 240 ? `${flat.slice(0, 237)}...` : flat;
 }
 
-let callCounter = 0;
-function callId(): string {
-  callCounter = (callCounter + 1) % 1_000_000_000;
-  return `call_scripted_${callCounter}`;
-}
-
-async function* emit(
+function emit(
   request: ChatRequest,
   text: string,
   calls: { name: string; arguments: JsonObject }[] = [],
 ): AsyncIterable<ChatStreamEvent> {
-  if (request.signal.aborted) return;
-  if (text) yield { type: 'text-delta', text };
-  for (const call of calls) {
-    yield {
-      type: 'tool-call',
-      id: callId(),
-      name: call.name,
-      arguments: JSON.stringify(call.arguments),
-    };
-  }
-  const prompt = estimateTokens(request.messages.map((m) => JSON.stringify(m)).join(''));
-  const completion = estimateTokens(text + JSON.stringify(calls));
-  yield {
-    type: 'usage',
-    usage: { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion },
-  };
+  return streamScriptedReply(request, { text, calls });
 }
 
 function plannedCalls(

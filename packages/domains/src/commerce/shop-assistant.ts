@@ -18,7 +18,7 @@ import type {
   ConversationHost,
   JsonObject,
 } from '@scenaro/agent';
-import { estimateTokens } from '@scenaro/agent';
+import { streamScriptedReply } from '@scenaro/agent';
 import { findProduct, isInStock, optionValues } from './catalog.js';
 import type { CartLineView, CartView } from './cart.js';
 import { asCommerceDb, VARIANT_OPTION_KEYS } from './db-types.js';
@@ -1082,34 +1082,9 @@ const STEPS: Readonly<Record<Request['kind'], (input: TurnInput) => Step>> = {
 // The model
 // ---------------------------------------------------------------------------------------------
 
-let callCounter = 0;
-function callId(): string {
-  callCounter = (callCounter + 1) % 1_000_000_000;
-  return `call_shop_${callCounter}`;
-}
-
-async function* emit(request: ChatRequest, step: Step): AsyncIterable<ChatStreamEvent> {
-  if (request.signal.aborted) return;
-  // Stream the text in a few pieces, as a model would.
-  const pieces = step.text.match(/[^\s]+\s*|\s+/g) ?? [];
-  for (let i = 0; i < pieces.length; i += 4) {
-    if (request.signal.aborted) return;
-    yield { type: 'text-delta', text: pieces.slice(i, i + 4).join('') };
-  }
-  for (const call of step.calls ?? []) {
-    yield {
-      type: 'tool-call',
-      id: callId(),
-      name: call.name,
-      arguments: JSON.stringify(call.arguments),
-    };
-  }
-  const prompt = estimateTokens(request.messages.map((m) => JSON.stringify(m)).join(''));
-  const completion = estimateTokens(step.text + JSON.stringify(step.calls ?? []));
-  yield {
-    type: 'usage',
-    usage: { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion },
-  };
+function emit(request: ChatRequest, step: Step): AsyncIterable<ChatStreamEvent> {
+  // Stream the text a few words at a time, as a model would.
+  return streamScriptedReply(request, step, { idPrefix: 'call_shop_', wordsPerDelta: 4 });
 }
 
 /** Decide one model call of the shop assistant from the context and the session's db. */

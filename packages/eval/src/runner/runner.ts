@@ -16,7 +16,7 @@ import { startLocalBots } from './bots.js';
 import type { LlmSettings, LocalBots } from './bots.js';
 import { computeExpected } from './expected.js';
 import type { ExpectedState } from './expected.js';
-import { writeFileAtomic, writeJsonAtomic } from './files.js';
+import { writeJsonAtomic } from './files.js';
 import { ProgressDisplay } from './progress.js';
 import { writeScenarioFiles } from './scenario-files.js';
 import { loadScenarios, planWork } from './select.js';
@@ -287,5 +287,3 @@ export async function scenarioDirs(runDir: string): Promise<string[]> {
     .filter((e) => e.isDirectory() && !e.name.includes('.killed.'))
     .map((e) => join(runDir, e.name));
 }
-
-export { writeFileAtomic };
