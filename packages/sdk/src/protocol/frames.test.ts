@@ -10,6 +10,9 @@ import {
   tryDecodeFrame,
 } from './index.js';
 import type { PipecatFrame } from './index.js';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { FrameSchema } from './generated/frames_pb.js';
+import { encodeMessageFrame } from './message-frame.js';
 
 // An independent reference encoder for the few protobuf shapes of frames.proto,
 // written from the wire-format rules (varint, length-delimited), to check the
@@ -130,6 +133,44 @@ const frames: PipecatFrame[] = [
   { kind: 'interruption', id: 5n, name: 'InterruptionFrame#5' },
   { kind: 'interruption' },
 ];
+
+describe('direct MessageFrame writer', () => {
+  const viaLibrary = (data: string) =>
+    toBinary(FrameSchema, create(FrameSchema, { frame: { case: 'message', value: { data } } }));
+  const paths = [
+    ['Node Buffer', Buffer],
+    ['TextEncoder (browser)', undefined],
+  ] as const;
+
+  it.each(paths)('writes the same bytes as toBinary (%s)', (_name, buffer) => {
+    const samples = [
+      '',
+      'x',
+      'a'.repeat(127 - 2), // inner length 127: the last one-byte varint
+      'a'.repeat(126),
+      'é'.repeat(8200), // multi-byte lengths on both varints
+      'lone \ud800 surrogate \udc00',
+      '{"label":"rtvi-ai","type":"server-response","id":"1","data":{"t":"reset","d":true}}',
+    ];
+    for (const data of samples)
+      expect([...encodeMessageFrame(data, buffer)]).toEqual([...viaLibrary(data)]);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 3000 }), (data) => {
+        expect([...encodeMessageFrame(data, buffer)]).toEqual([...viaLibrary(data)]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('returns plain Uint8Arrays that do not alias each other', () => {
+    const first = encodeMessageFrame('{"a":1}');
+    const second = encodeMessageFrame('{"b":2}');
+    expect(Object.getPrototypeOf(first)).toBe(Uint8Array.prototype);
+    expect(decodeFrame(first)).toEqual({ kind: 'message', data: '{"a":1}' });
+    expect(decodeFrame(second)).toEqual({ kind: 'message', data: '{"b":2}' });
+    expect(first.byteLength).toBe(2 + 2 + 7);
+  });
+});
 
 describe('frame codec round trips', () => {
   it.each(frames.map((f) => [f.kind, f] as const))('round-trips a %s frame', (_kind, frame) => {

@@ -8,6 +8,7 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FrameSchema } from './generated/frames_pb.js';
 import type { Frame } from './generated/frames_pb.js';
+import { encodeMessageFrame } from './message-frame.js';
 import { parseEnvelope } from './rtvi.js';
 import type { EnvelopeParseResult, RTVIMessage } from './rtvi.js';
 
@@ -155,6 +156,7 @@ function toMessage(value: PipecatFrame): Frame {
 
 /** Serialize one frame to the bytes of a binary WebSocket message. */
 export function encodeFrame(frame: PipecatFrame): Uint8Array {
+  if (frame.kind === 'message') return encodeMessageFrame(frame.data);
   return toBinary(FrameSchema, toMessage(frame));
 }
 
@@ -195,7 +197,7 @@ export function tryDecodeFrame(
 
 /** Wrap an RTVI envelope in a `MessageFrame` (`22 len 0a len <utf-8 JSON>`). */
 export function encodeRtviFrame(message: RTVIMessage): Uint8Array {
-  return encodeFrame({ kind: 'message', data: JSON.stringify(message) });
+  return encodeMessageFrame(JSON.stringify(message));
 }
 
 /** Outcome of reading RTVI from frame bytes. */
