@@ -8,6 +8,7 @@ export * from './scenario/delta-path.js';
 export * from './scenario/tool-executor.js';
 export * from './scenario/initialize.js';
 export * from './scenario/db-hash.js';
+export * from './scenario/db-revision.js';
 export * from './scenario/db-loader.js';
 export * from './conversation/context.js';
 export * from './conversation/hook.js';

@@ -14,7 +14,7 @@ import type {
 } from '@scenaro/sdk/protocol';
 import { pythonRepr } from '../conversation/python-repr.js';
 import { sanitizeContextForTransport } from '../conversation/sanitize.js';
-import { getDictHash } from '../scenario/db-hash.js';
+import { sessionDbHash } from '../scenario/db-revision.js';
 import { applyDeltaDefault } from '../scenario/delta-path.js';
 import { applyInitialization } from '../scenario/initialize.js';
 import type { BoundTool, JsonObject } from '../scenario/types.js';
@@ -113,9 +113,9 @@ export const getContextHistory: ClientMessageHandler = async (
 export const getScenarioSummary: ClientMessageHandler = (d, session): GetScenarioSummaryResult => {
   const a = args(CONTROL_MESSAGES.GET_SCENARIO_SUMMARY, d);
   const { db, actions } = session.state;
-  const hasDb = db !== undefined && Object.keys(db).length > 0;
-  const summary: GetScenarioSummaryResult = { actions, db_hash: hasDb ? getDictHash(db) : null };
-  if (a.include_db) summary.db = hasDb ? db : null;
+  const dbHash = sessionDbHash(session.state);
+  const summary: GetScenarioSummaryResult = { actions, db_hash: dbHash };
+  if (a.include_db) summary.db = dbHash === null ? null : db;
   return summary;
 };
 
@@ -172,6 +172,15 @@ export const CONTROL_HANDLERS: Readonly<Record<ControlMessageName, ClientMessage
   apply_initialization: applyInitializationHandler,
   apply_sync_delta: applySyncDelta,
 };
+
+/**
+ * Handlers that only read the session. Every other `client-message` handler (including any an
+ * application registers) is treated as a possible db write, so no db hash outlives it.
+ */
+export const READ_ONLY_HANDLERS: ReadonlySet<ClientMessageHandler> = new Set([
+  getScenarioSummary,
+  getContextHistory,
+]);
 
 /** The RPC-over-RTVI messages from the browser, routed to the session's transport. */
 export const RPC_HANDLERS: Readonly<Record<string, ClientMessageHandler>> = {

@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
 import type { BoundTool, JsonObject, ScenarioState, ToolDefinition } from './types.js';
+import { beginDbWrite } from './db-revision.js';
 
 /** What came of one tool call. */
 export interface ToolCallOutcome {
@@ -126,6 +127,8 @@ export async function executeBoundTool(
   }
   const args = checked.args;
   let result: unknown;
+  // Any tool may change the db (a refused call may have changed part of it), so none reuses a hash.
+  const endWrite = beginDbWrite(state);
   try {
     result = await tool.execute(args, {
       state,
@@ -136,6 +139,8 @@ export async function executeBoundTool(
   } catch (err) {
     const error = errorMessage(err);
     return { ok: false, result: undefined, modelResult: { error }, error, args };
+  } finally {
+    endWrite();
   }
   // Snapshot the result now: tools may return live references into the db, which later calls change.
   result = snapshot(result);

@@ -24,10 +24,12 @@ import type {
   ServerToClientMessageMap,
   ServerToClientType,
 } from '@scenaro/sdk/protocol';
+import { READ_ONLY_HANDLERS } from '../control/handlers.js';
 import type { ClientMessageRouter } from '../control/router.js';
 import type { SessionControl, SessionControlOptions } from '../control/session-control.js';
 import { ConversationContext } from '../conversation/context.js';
 import type { Conversation, ConversationFactory, ConversationHost } from '../conversation/hook.js';
+import { beginDbWrite } from '../scenario/db-revision.js';
 import { MAX_NESTING_DEPTH, exceedsNestingDepth } from '../scenario/initialize.js';
 import type { DbSource } from '../scenario/initialize.js';
 import type { DomainRegistry } from '../scenario/registry.js';
@@ -239,6 +241,7 @@ export class BotSession implements SessionControl, ConversationHost {
       return;
     }
     const started = performance.now();
+    const endWrite = READ_ONLY_HANDLERS.has(handler) ? undefined : beginDbWrite(this.state);
     try {
       const result = await handler(d, this);
       this.#opts.send(serverResponse(id, t, result));
@@ -258,6 +261,8 @@ export class BotSession implements SessionControl, ConversationHost {
         };
       }
       this.#opts.send(response);
+    } finally {
+      endWrite?.();
     }
   }
 
