@@ -436,6 +436,8 @@ describe('faults', () => {
       conversation: createConversationEngine({ model: createReferenceAgentModel }),
       logger: recordingLogger(sink),
       maxBufferedBytes: MAX_BUFFERED,
+      // Long enough that the slow reader below can resume and still receive its 1013.
+      slowReaderCloseGraceMs: 60_000,
       onSession: (session) => {
         sessions.push(session);
         refs.push(new WeakRef(session));
@@ -613,6 +615,47 @@ describe('faults', () => {
       expect(sink.errors).toEqual([]);
     },
   );
+
+  it('drops the socket of a client that never reads again once the close grace has passed', async () => {
+    const dropSink: LogSink = { errors: [], warns: [] };
+    const opened: BotSession[] = [];
+    const dropping = await new BotServer({
+      port: 0,
+      dataRoot: repoRoot,
+      logger: recordingLogger(dropSink),
+      maxBufferedBytes: MAX_BUFFERED,
+      slowReaderCloseGraceMs: 300,
+      onSession: (s) => void opened.push(s),
+    }).listen();
+    try {
+      const other = await TestClient.ready(dropping.url);
+      const stalled = await TestClient.ready(dropping.url);
+      const session = opened.at(-1) as BotSession;
+      (stalled.ws as unknown as { _socket: Socket })._socket.pause();
+      const closing = () =>
+        dropSink.warns.some((w) => w.msg === 'client is not reading; closing the connection');
+      const payload = { type: 'blob', data: 'x'.repeat(64 * 1024) };
+      for (let pushes = 0; !closing() && pushes < 1024; pushes++) {
+        session.push(payload);
+        if (pushes % 4 === 3) await tick();
+      }
+      expect(closing()).toBe(true);
+      const closedAt = Date.now();
+      // The client never reads again: the server lets go of it after the grace, not ws's 30 s.
+      await pollUntil(() => dropping.sessionCount === 1, 'the stalled socket to be dropped', 5000);
+      const waited = Date.now() - closedAt;
+      expect(waited).toBeGreaterThanOrEqual(250);
+      expect(session.signal.aborted).toBe(true);
+      expect((await other.request('get_scenario_summary', {})).type).toBe('server-response');
+      // Reading again, the client finds the connection cut rather than closed in an orderly way.
+      (stalled.ws as unknown as { _socket: Socket })._socket.resume();
+      expect((await stalled.waitForClose(5000)).code).toBe(1006);
+      await other.close();
+      expect(dropSink.errors).toEqual([]);
+    } finally {
+      await dropping.close();
+    }
+  });
 });
 
 const agentDist = join(repoRoot, 'packages/agent/dist/index.js');

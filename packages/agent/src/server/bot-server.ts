@@ -53,6 +53,11 @@ export interface BotServerOptions {
   maxOutgoingBytes?: number;
   /** Close a connection whose unsent data exceeds this (a client that stopped reading). @default 16 MiB */
   maxBufferedBytes?: number;
+  /**
+   * After closing a client that stopped reading (1013), how long to wait for it to take the close
+   * before the socket and its queued data are dropped. @default 5000
+   */
+  slowReaderCloseGraceMs?: number;
   /** Most sessions at once; more are closed with 1013. @default unlimited */
   maxSessions?: number;
   /** Pipecat parity: one client at a time, a second one is closed with 1013. @default false */
@@ -91,6 +96,7 @@ export class BotServer {
       | 'maxMessageBytes'
       | 'maxOutgoingBytes'
       | 'maxBufferedBytes'
+      | 'slowReaderCloseGraceMs'
       | 'singleClient'
       | 'systemPromptSuffix'
       | 'enableToolCalling'
@@ -114,6 +120,7 @@ export class BotServer {
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       maxOutgoingBytes: options.maxOutgoingBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
+      slowReaderCloseGraceMs: options.slowReaderCloseGraceMs ?? 5000,
       singleClient: options.singleClient ?? false,
       systemPromptSuffix: options.systemPromptSuffix ?? '',
       enableToolCalling: options.enableToolCalling ?? true,
@@ -375,6 +382,11 @@ export class BotServer {
     if (ws.bufferedAmount + bytes.byteLength > this.#options.maxBufferedBytes) {
       log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
       ws.close(1013, 'Client is not reading its messages');
+      // A client that reads nothing never takes the close frame either: without this, its socket
+      // and queued data would stay until ws's 30-second closing timeout.
+      const drop = setTimeout(() => ws.terminate(), this.#options.slowReaderCloseGraceMs);
+      drop.unref();
+      ws.once('close', () => clearTimeout(drop));
       return false;
     }
     ws.send(bytes, { binary: true });
