@@ -191,7 +191,7 @@ async function main() {
       enableToolCalling: true,
       contextIdleWaitMs: 0,
       send: (message) => {
-        sent += protocol.encodeRtviFrame(message).length;
+        sent += protocol.encodeRtviFrame(message, { pooled: true }).length;
         return true;
       },
       close() {},
@@ -219,7 +219,7 @@ async function main() {
     const out = {
       'decode frame + envelope': await time(() => protocol.decodeRtviFrame(bytes)),
       'getDictHash (small db)': await time(() => agent.getDictHash(DB)),
-      'encode reply frame': await time(() => protocol.encodeRtviFrame(reply)),
+      'encode reply frame': await time(() => protocol.encodeRtviFrame(reply, { pooled: true })),
       'whole server path': await time(async () => {
         session.handle(protocol.decodeRtviFrame(bytes).message);
         await session.drain();

@@ -52,7 +52,7 @@ export class BenchClient {
         reject(new Error(`no reply to ${envelope.id} in ${this.timeoutMs} ms`));
       }, this.timeoutMs);
       this.#pending.set(envelope.id, { resolve, reject, timer });
-      this.ws.send(encodeRtviFrame(envelope), { binary: true });
+      this.ws.send(encodeRtviFrame(envelope, { pooled: true }), { binary: true });
     });
   }
 

@@ -616,6 +616,16 @@ describe('faults', () => {
     },
   );
 
+  it('refuses a close grace that is not a number of milliseconds', () => {
+    for (const bad of [-1, Number.NaN, '5000' as unknown as number]) {
+      expect(() => new BotServer({ slowReaderCloseGraceMs: bad })).toThrow(
+        /slowReaderCloseGraceMs must be a number of milliseconds >= 0/,
+      );
+    }
+    expect(() => new BotServer({ slowReaderCloseGraceMs: Infinity })).not.toThrow();
+    expect(() => new BotServer({ slowReaderCloseGraceMs: 0 })).not.toThrow();
+  });
+
   it('drops the socket of a client that never reads again once the close grace has passed', async () => {
     const dropSink: LogSink = { errors: [], warns: [] };
     const opened: BotSession[] = [];

@@ -23,7 +23,11 @@ export interface SendTextOptions {
 export interface ConversationHost {
   /** The session id (for logs). */
   readonly sessionId: string;
-  /** Scenario state: db, shared state, bound tools, actions. */
+  /**
+   * Scenario state: db, shared state, bound tools, actions. Change the db through tools
+   * (`executeToolByName`); code that edits `state.db` directly must bracket the change with
+   * `beginDbWrite(state)` or call `markDbChanged(state)`, or `db_hash` may be reused stale.
+   */
   readonly state: ScenarioState;
   /** The session's context (system prompt and messages). */
   readonly context: ConversationContext;

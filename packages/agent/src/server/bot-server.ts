@@ -55,7 +55,8 @@ export interface BotServerOptions {
   maxBufferedBytes?: number;
   /**
    * After closing a client that stopped reading (1013), how long to wait for it to take the close
-   * before the socket and its queued data are dropped. @default 5000
+   * before the socket and its queued data are dropped. `Infinity` leaves it to ws's own
+   * 30-second closing timeout. @default 5000
    */
   slowReaderCloseGraceMs?: number;
   /** Most sessions at once; more are closed with 1013. @default unlimited */
@@ -82,6 +83,8 @@ export interface BotServerOptions {
 }
 
 const VERSION = '0.1.0';
+/** Longest delay `setTimeout` honours (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A running (or startable) bot server. */
 export class BotServer {
@@ -128,6 +131,12 @@ export class BotServer {
       shutdownGraceMs: options.shutdownGraceMs ?? 5000,
       dataRoot: options.dataRoot ?? process.env['EVAL_DATA_ROOT'] ?? './data',
     };
+    const grace = this.#options.slowReaderCloseGraceMs;
+    if (typeof grace !== 'number' || !(grace >= 0)) {
+      throw new RangeError(
+        `slowReaderCloseGraceMs must be a number of milliseconds >= 0 (or Infinity), got ${String(grace)}`,
+      );
+    }
     this.registry = registerControlTools(options.registry ?? new DomainRegistry());
     this.router = ClientMessageRouter.forProfile(options.profile ?? 'eval');
     this.log = options.logger ?? createLogger();
@@ -353,7 +362,7 @@ export class BotServer {
     if (ws.readyState !== ws.OPEN) return false;
     let bytes: Uint8Array;
     try {
-      bytes = encodeRtviFrame(message);
+      bytes = encodeRtviFrame(message, { pooled: true });
     } catch (err) {
       log.error({ err, type: message.type }, 'could not encode an outgoing message');
       if (message.type !== 'server-response' || message.id === undefined) return false;
@@ -384,9 +393,12 @@ export class BotServer {
       ws.close(1013, 'Client is not reading its messages');
       // A client that reads nothing never takes the close frame either: without this, its socket
       // and queued data would stay until ws's 30-second closing timeout.
-      const drop = setTimeout(() => ws.terminate(), this.#options.slowReaderCloseGraceMs);
-      drop.unref();
-      ws.once('close', () => clearTimeout(drop));
+      const grace = this.#options.slowReaderCloseGraceMs;
+      if (Number.isFinite(grace)) {
+        const drop = setTimeout(() => ws.terminate(), Math.min(grace, MAX_TIMER_MS));
+        drop.unref();
+        ws.once('close', () => clearTimeout(drop));
+      }
       return false;
     }
     ws.send(bytes, { binary: true });

@@ -214,7 +214,7 @@ export class BotConnection {
       throw new BotRequestError(`${this.role} bot is not connected`, 'disconnected');
     const json = JSON.stringify(message);
     this.#log('->', json);
-    ws.send(encodeRtviFrame(message), { binary: true });
+    ws.send(encodeRtviFrame(message, { pooled: true }), { binary: true });
   }
 
   /** Send a `client-message` and wait for the response with the same id. Resolves with `d`. */

@@ -138,11 +138,12 @@ describe('direct MessageFrame writer', () => {
   const viaLibrary = (data: string) =>
     toBinary(FrameSchema, create(FrameSchema, { frame: { case: 'message', value: { data } } }));
   const paths = [
-    ['Node Buffer', Buffer],
-    ['TextEncoder (browser)', undefined],
+    ['Node Buffer, own memory', false, Buffer],
+    ['Node Buffer, pooled', true, Buffer],
+    ['TextEncoder (browser)', false, undefined],
   ] as const;
 
-  it.each(paths)('writes the same bytes as toBinary (%s)', (_name, buffer) => {
+  it.each(paths)('writes the same bytes as toBinary (%s)', (_name, pooled, buffer) => {
     const samples = [
       '',
       'x',
@@ -153,22 +154,36 @@ describe('direct MessageFrame writer', () => {
       '{"label":"rtvi-ai","type":"server-response","id":"1","data":{"t":"reset","d":true}}',
     ];
     for (const data of samples)
-      expect([...encodeMessageFrame(data, buffer)]).toEqual([...viaLibrary(data)]);
+      expect([...encodeMessageFrame(data, pooled, buffer)]).toEqual([...viaLibrary(data)]);
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 3000 }), (data) => {
-        expect([...encodeMessageFrame(data, buffer)]).toEqual([...viaLibrary(data)]);
+        expect([...encodeMessageFrame(data, pooled, buffer)]).toEqual([...viaLibrary(data)]);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('returns plain Uint8Arrays that do not alias each other', () => {
-    const first = encodeMessageFrame('{"a":1}');
-    const second = encodeMessageFrame('{"b":2}');
-    expect(Object.getPrototypeOf(first)).toBe(Uint8Array.prototype);
-    expect(decodeFrame(first)).toEqual({ kind: 'message', data: '{"a":1}' });
-    expect(decodeFrame(second)).toEqual({ kind: 'message', data: '{"b":2}' });
-    expect(first.byteLength).toBe(2 + 2 + 7);
+  it('returns bytes that own their memory unless pooled is asked for', () => {
+    for (const bytes of [
+      encodeFrame({ kind: 'message', data: '{"a":1}' }),
+      encodeRtviFrame({ label: 'rtvi-ai', type: 'client-ready', id: 'a' }),
+    ]) {
+      expect(Object.getPrototypeOf(bytes)).toBe(Uint8Array.prototype);
+      expect(bytes.byteOffset).toBe(0);
+      expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+    }
+  });
+
+  it('pooled frames are plain Uint8Array views that never overlap', () => {
+    const frames = Array.from({ length: 200 }, (_, i) =>
+      encodeRtviFrame({ label: 'rtvi-ai', type: 'client-ready', id: `id-${i}` }, { pooled: true }),
+    );
+    expect(Object.getPrototypeOf(frames[0])).toBe(Uint8Array.prototype);
+    // Small frames share pool memory (that is the point), but never the same bytes.
+    expect(frames.some((f) => f.buffer === frames[1]!.buffer && f !== frames[1])).toBe(true);
+    frames.forEach((f, i) =>
+      expect(decodeRtviFrame(f)).toMatchObject({ ok: true, message: { id: `id-${i}` } }),
+    );
   });
 });
 

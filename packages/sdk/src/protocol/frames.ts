@@ -154,9 +154,21 @@ function toMessage(value: PipecatFrame): Frame {
   }
 }
 
+/** Options of {@link encodeFrame} and {@link encodeRtviFrame}. */
+export interface FrameEncodeOptions {
+  /**
+   * In Node, write a small MessageFrame into Node's shared `Buffer` pool instead of memory of its
+   * own: about 5x faster, for bytes handed straight to a socket (`ws.send(bytes)`). The result
+   * is then a view into memory other frames share: read it only through the view (never its
+   * `.buffer`, which holds other frames' bytes) and never transfer it. No effect in browsers.
+   * @default false
+   */
+  pooled?: boolean;
+}
+
 /** Serialize one frame to the bytes of a binary WebSocket message. */
-export function encodeFrame(frame: PipecatFrame): Uint8Array {
-  if (frame.kind === 'message') return encodeMessageFrame(frame.data);
+export function encodeFrame(frame: PipecatFrame, options?: FrameEncodeOptions): Uint8Array {
+  if (frame.kind === 'message') return encodeMessageFrame(frame.data, options?.pooled);
   return toBinary(FrameSchema, toMessage(frame));
 }
 
@@ -196,8 +208,8 @@ export function tryDecodeFrame(
 }
 
 /** Wrap an RTVI envelope in a `MessageFrame` (`22 len 0a len <utf-8 JSON>`). */
-export function encodeRtviFrame(message: RTVIMessage): Uint8Array {
-  return encodeMessageFrame(JSON.stringify(message));
+export function encodeRtviFrame(message: RTVIMessage, options?: FrameEncodeOptions): Uint8Array {
+  return encodeMessageFrame(JSON.stringify(message), options?.pooled);
 }
 
 /** Outcome of reading RTVI from frame bytes. */

@@ -7,12 +7,15 @@
  * Internal to the protocol module; {@link encodeFrame} and {@link encodeRtviFrame} use it.
  */
 
+type WritableBytes = Uint8Array & {
+  write(text: string, offset: number, encoding: 'utf8'): number;
+};
+
 /** The part of Node's `Buffer` used here; absent in browsers. */
-interface NodeBufferLike {
+export interface NodeBufferLike {
   byteLength(text: string, encoding: 'utf8'): number;
-  allocUnsafe(size: number): Uint8Array & {
-    write(text: string, offset: number, encoding: 'utf8'): number;
-  };
+  allocUnsafe(size: number): WritableBytes;
+  allocUnsafeSlow(size: number): WritableBytes;
 }
 
 const nodeBuffer = (globalThis as { Buffer?: NodeBufferLike }).Buffer;
@@ -58,18 +61,21 @@ function frameLength(n: number): number {
 }
 
 /**
- * Serialize `Frame { message: { data } }`. `buffer` is Node's `Buffer` when there is one: its
- * pooled allocation is several times faster than a fresh `Uint8Array` for small frames. The
- * result is then a plain `Uint8Array` view into that pool (mind `byteOffset` when reading
- * `.buffer`); elsewhere it owns its buffer. Lone surrogates become U+FFFD, as with `toBinary`.
+ * Serialize `Frame { message: { data } }`. `buffer` is Node's `Buffer` when there is one. With
+ * `pooled`, small frames are written into Node's shared allocation pool, several times faster
+ * than a buffer of their own; the result is then a view into memory other frames share (see
+ * {@link FrameEncodeOptions}). Otherwise the result owns its whole `ArrayBuffer`. Lone surrogates
+ * become U+FFFD, as with `toBinary`.
  */
 export function encodeMessageFrame(
   data: string,
+  pooled = false,
   buffer: NodeBufferLike | undefined = nodeBuffer,
 ): Uint8Array {
   if (buffer) {
     const n = buffer.byteLength(data, 'utf8');
-    const out = buffer.allocUnsafe(frameLength(n));
+    const length = frameLength(n);
+    const out = pooled ? buffer.allocUnsafe(length) : buffer.allocUnsafeSlow(length);
     const start = writeHeader(out, n);
     if (n > 0) out.write(data, start, 'utf8');
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
