@@ -109,7 +109,8 @@ function toValue(frame: Frame): PipecatFrame {
   }
 }
 
-function toMessage(value: PipecatFrame): Frame {
+/** The library message for every frame kind but `message`, which is written directly. */
+function toMessage(value: Exclude<PipecatFrame, MessageFrameValue>): Frame {
   switch (value.kind) {
     case 'text':
       return create(FrameSchema, {
@@ -145,8 +146,6 @@ function toMessage(value: PipecatFrame): Frame {
           },
         },
       });
-    case 'message':
-      return create(FrameSchema, { frame: { case: 'message', value: { data: value.data } } });
     case 'interruption':
       return create(FrameSchema, {
         frame: { case: 'interruption', value: { id: value.id ?? 0n, name: value.name ?? '' } },
