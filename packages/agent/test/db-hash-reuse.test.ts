@@ -19,7 +19,7 @@ import {
 } from '../src/index.js';
 import type { BoundTool, ConversationHost, Db, JsonObject, ToolDefinition } from '../src/index.js';
 import { TEST_DB, makeDataRoot, testDomain, testRegistry } from './fixtures.js';
-import { TestClient, nextId } from './test-client.js';
+import { TestClient, nextId, pollUntil } from './test-client.js';
 
 function stateWith(db: Db | undefined) {
   const state = createScenarioState();
@@ -137,6 +137,7 @@ describe('db_hash over the control plane', () => {
   let data: { root: string; cleanup: () => void };
   let server: BotServer;
   const clients: TestClient[] = [];
+  let turnsDone = 0;
 
   beforeAll(async () => {
     data = makeDataRoot();
@@ -154,6 +155,7 @@ describe('db_hash over the control plane', () => {
               user_id: user,
               amount: Number(amount),
             });
+            turnsDone += 1;
           },
         };
       },
@@ -238,14 +240,9 @@ describe('db_hash over the control plane', () => {
           } else if (o.kind === 'rename') {
             await c.call('rename_user', { user_id: id, name: o.name });
           } else if (o.kind === 'text') {
-            const count = (await c.call<{ actions: unknown[] }>('get_scenario_summary', {})).actions
-              .length;
+            const target = turnsDone + 1;
             c.send(sendText(nextId(), `credit ${id} ${o.amount}`));
-            await waitUntil(
-              () =>
-                c.call<{ actions: unknown[] }>('get_scenario_summary', {}).then((s) => s.actions),
-              (actions) => actions.length === count + 1,
-            );
+            await pollUntil(() => turnsDone === target, 'the conversation turn to run its tool');
           } else if (o.kind === 'init') {
             const db = structuredClone(TEST_DB);
             db.users[0]!.balance = o.balance;
@@ -263,17 +260,3 @@ describe('db_hash over the control plane', () => {
     );
   });
 });
-
-async function waitUntil<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
