@@ -32,27 +32,23 @@
  * whose `cause` is the reason. {@link isAbortError} recognises both. Breaking
  * out of the iteration cancels the HTTP request too.
  */
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
-  ChatCompletionFunctionTool,
-  ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ContextMessage } from './context.js';
-import type { ChatModel, ChatRequest, ChatStreamEvent, ChatToolSpec, ChatUsage } from './model.js';
+import type { ChatModel, ChatRequest, ChatStreamEvent, ChatUsage } from './model.js';
 import { ChatModelError } from './model.js';
+import { ToolCallAssembler, usageOf } from './openai-chunks.js';
+import { createOpenAIClient } from './openai-client.js';
+import type { OpenAIEndpointOptions } from './openai-client.js';
+import { abortError, timeoutError, toChatModelError } from './openai-errors.js';
+import { toOpenAIStreamingParams } from './openai-request.js';
+import { backoffMs, sleep } from './openai-retry.js';
 
-/** The API key sent when neither the option nor the environment gives one (local servers ignore it). */
-export const PLACEHOLDER_API_KEY = 'sk-no-key-required';
-
-/** A `fetch` implementation (the global one by default). */
-export type OpenAIFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export { PLACEHOLDER_API_KEY, createOpenAIClient } from './openai-client.js';
+export type { OpenAIClientSettings, OpenAIEndpointOptions, OpenAIFetch } from './openai-client.js';
+export { ChatAbortError, isAbortError } from './openai-errors.js';
+export { toOpenAIMessages, toOpenAITools } from './openai-request.js';
 
 /** What {@link OpenAIChatModelOptions.onRetry} is told before each retry. */
 export interface OpenAIRetryInfo {
@@ -64,19 +60,12 @@ export interface OpenAIRetryInfo {
   error: ChatModelError;
 }
 
-export interface OpenAIChatModelOptions {
-  /** Base URL of the API, including the version path, e.g. `http://127.0.0.1:8000/v1` or `https://api.openai.com/v1`. */
-  baseURL: string;
-  /** Model name sent in every request. */
-  model: string;
-  /** API key. Defaults to the environment variable named by `apiKeyEnv`, then to a placeholder. */
-  apiKey?: string;
-  /** Environment variable holding the API key, read when the model is created. Default `OPENAI_API_KEY`. */
-  apiKeyEnv?: string;
-  /** Idle timeout of one attempt in ms: to the response start, and between two chunks. Default 60000. */
-  timeoutMs?: number;
-  /** Extra attempts after a retryable failure (0 disables retrying). Default 3. */
-  maxRetries?: number;
+/**
+ * Options of {@link createOpenAIChatModel}. Defaults: `apiKeyEnv` `OPENAI_API_KEY`
+ * (read when the model is created); `timeoutMs` 60000, an idle timeout of one
+ * attempt (to the response start, and between two chunks); `maxRetries` 3.
+ */
+export interface OpenAIChatModelOptions extends OpenAIEndpointOptions {
   /** First backoff delay in ms, doubled at each retry (with up to 25 % jitter off). Default 500. */
   initialBackoffMs?: number;
   /** Largest backoff delay in ms, also the cap on a server's `retry-after`. Default 8000. */
@@ -94,266 +83,11 @@ export interface OpenAIChatModelOptions {
   extraBody?: Record<string, unknown>;
   /** Extra HTTP headers sent with every request. */
   headers?: Record<string, string>;
-  /** Custom `fetch` (e.g. for proxies or tests). */
-  fetch?: OpenAIFetch;
   /** Called before each retry, for logs and metrics. */
   onRetry?: (info: OpenAIRetryInfo) => void;
 }
 
-/** The error `stream()` throws when its signal aborts with a reason that is not already an `AbortError`. */
-export class ChatAbortError extends Error {
-  override readonly name = 'AbortError';
-  constructor(reason: unknown) {
-    super(
-      reason instanceof Error ? `model call aborted: ${reason.message}` : 'model call aborted',
-      { cause: reason },
-    );
-  }
-}
-
-/** True for the errors a model call throws when its signal aborted. */
-export function isAbortError(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: unknown }).name === 'AbortError'
-  );
-}
-
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  return new ChatAbortError(reason);
-}
-
-/** Our context messages in the request shape of the chat-completions API. */
-export function toOpenAIMessages(
-  messages: readonly ContextMessage[],
-): ChatCompletionMessageParam[] {
-  return messages.map((message): ChatCompletionMessageParam => {
-    switch (message.role) {
-      case 'system':
-        return { role: 'system', content: message.content };
-      case 'user':
-        return { role: 'user', content: message.content };
-      case 'tool':
-        return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
-      case 'assistant': {
-        const toolCalls = message.tool_calls ?? [];
-        if (toolCalls.length === 0) return { role: 'assistant', content: message.content ?? '' };
-        return {
-          role: 'assistant',
-          content: message.content,
-          tool_calls: toolCalls.map((call) => ({
-            id: call.id,
-            type: 'function',
-            function: { name: call.function.name, arguments: call.function.arguments },
-          })),
-        };
-      }
-    }
-  });
-}
-
-/** Our tool specs as chat-completions function tools. */
-export function toOpenAITools(tools: readonly ChatToolSpec[]): ChatCompletionFunctionTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  }));
-}
-
-interface PendingToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-/** Assembles streamed tool-call deltas by `index`. */
-class ToolCallAssembler {
-  readonly #calls = new Map<number, PendingToolCall>();
-  #lastIndex = -1;
-
-  add(delta: ChatCompletionChunk.Choice.Delta.ToolCall): void {
-    // Some servers leave `index` out: then a new id starts a new call, anything else continues the last one.
-    let index = typeof delta.index === 'number' ? delta.index : undefined;
-    if (index === undefined) {
-      const last = this.#calls.get(this.#lastIndex);
-      index = last && (!delta.id || delta.id === last.id) ? this.#lastIndex : this.#lastIndex + 1;
-    }
-    let call = this.#calls.get(index);
-    if (!call) {
-      call = { id: '', name: '', arguments: '' };
-      this.#calls.set(index, call);
-    }
-    this.#lastIndex = index;
-    if (delta.id && !call.id) call.id = delta.id;
-    // The name comes whole in the first delta; some servers repeat it, which must not double it.
-    if (delta.function?.name && !call.name) call.name = delta.function.name;
-    if (delta.function?.arguments) call.arguments += delta.function.arguments;
-  }
-
-  /** The complete calls in index order, and forget them. */
-  take(): ChatStreamEvent[] {
-    const events = [...this.#calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, call]): ChatStreamEvent => ({
-        type: 'tool-call',
-        id: call.id || `call_${index}_${Math.random().toString(36).slice(2, 10)}`,
-        name: call.name,
-        arguments: call.arguments,
-      }));
-    this.#calls.clear();
-    this.#lastIndex = -1;
-    return events;
-  }
-}
-
-function usageOf(usage: ChatCompletionChunk['usage']): ChatUsage | undefined {
-  if (!usage) return undefined;
-  const promptTokens = usage.prompt_tokens ?? 0;
-  const completionTokens = usage.completion_tokens ?? 0;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: usage.total_tokens ?? promptTokens + completionTokens,
-  };
-}
-
 const TIMED_OUT = Symbol('timed out');
-
-function timeoutError(timeoutMs: number, cause?: unknown): ChatModelError {
-  return new ChatModelError(
-    `OpenAI-compatible request timed out after ${timeoutMs} ms`,
-    true,
-    undefined,
-    { cause },
-  );
-}
-
-/** An error of the openai client (or anything else thrown by an attempt) as a `ChatModelError`. */
-function toChatModelError(error: unknown, timeoutMs: number): ChatModelError {
-  if (error instanceof ChatModelError) return error;
-  if (error instanceof APIConnectionTimeoutError) return timeoutError(timeoutMs, error);
-  if (error instanceof APIUserAbortError) {
-    return new ChatModelError(
-      `OpenAI-compatible request aborted: ${error.message}`,
-      true,
-      undefined,
-      { cause: error },
-    );
-  }
-  if (error instanceof APIConnectionError) {
-    return new ChatModelError(
-      `OpenAI-compatible connection error: ${error.message}`,
-      true,
-      undefined,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (error instanceof APIError) {
-    const status = typeof error.status === 'number' ? error.status : undefined;
-    const shouldRetry = error.headers?.get('x-should-retry');
-    const retryable =
-      shouldRetry === 'true'
-        ? true
-        : shouldRetry === 'false'
-          ? false
-          : // No status: an error event inside the stream, a server-side failure mid-generation.
-            status === undefined ||
-            status === 408 ||
-            status === 409 ||
-            status === 429 ||
-            status >= 500;
-    const label = status === undefined ? 'stream error' : `error ${status}`;
-    return new ChatModelError(
-      `OpenAI-compatible API ${label}: ${error.message}`,
-      retryable,
-      status,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (isConnectionLoss(error)) {
-    return new ChatModelError(
-      `OpenAI-compatible connection lost: ${describe(error)}`,
-      true,
-      undefined,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (error instanceof SyntaxError) {
-    return new ChatModelError(
-      `OpenAI-compatible stream is malformed: ${error.message}`,
-      false,
-      undefined,
-      {
-        cause: error,
-      },
-    );
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ChatModelError(`OpenAI-compatible request failed: ${message}`, false, undefined, {
-    cause: error,
-  });
-}
-
-/**
- * A network failure `fetch` reports outside the openai client's wrapping, e.g. undici's
- * `TypeError: terminated` when the connection drops while the stream body is read.
- */
-function isConnectionLoss(error: unknown): error is TypeError {
-  if (!(error instanceof TypeError)) return false;
-  if (error.message === 'terminated' || error.message === 'fetch failed') return true;
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return (
-    typeof code === 'string' &&
-    (code.startsWith('UND_ERR') || code.startsWith('ECONN') || code === 'EPIPE')
-  );
-}
-
-function describe(error: Error): string {
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
-}
-
-/** The server's `retry-after-ms` / `retry-after` in ms, if it sent one. */
-function retryAfterMs(error: ChatModelError): number | undefined {
-  const cause = error.cause;
-  if (!(cause instanceof APIError) || !cause.headers) return undefined;
-  const ms = cause.headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)))
-    return Math.max(0, Number(ms));
-  const after = cause.headers.get('retry-after');
-  if (after === null || after.trim() === '') return undefined;
-  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** Resolves after `ms`, or rejects with the abort error when `signal` aborts first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(abortError(signal));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** `promise`, or a rejection as soon as `signal` aborts (the abort reason). */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -394,46 +128,18 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   } = options;
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
   if (!(maxRetries >= 0)) throw new RangeError(`maxRetries must be >= 0, got ${maxRetries}`);
-  const envName = options.apiKeyEnv ?? 'OPENAI_API_KEY';
-  const apiKey = options.apiKey || process.env[envName] || PLACEHOLDER_API_KEY;
   // The openai client wants whole milliseconds.
   const clientTimeoutMs = Math.max(1, Math.ceil(timeoutMs));
-  const client = new OpenAI({
+  const client = createOpenAIClient({
     baseURL,
-    apiKey,
+    apiKey: options.apiKey,
+    apiKeyEnv: options.apiKeyEnv ?? 'OPENAI_API_KEY',
     // Retries and timeouts are ours: the client's own would neither watch the stream body nor wake from a backoff on abort.
     maxRetries: 0,
-    timeout: clientTimeoutMs,
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    timeoutMs: clientTimeoutMs,
+    headers: options.headers,
+    fetch: options.fetch,
   });
-
-  function backoffMs(retry: number, error: ChatModelError): number {
-    const asked = retryAfterMs(error);
-    if (asked !== undefined) return Math.min(asked, maxBackoffMs);
-    const base = Math.min(initialBackoffMs * 2 ** (retry - 1), maxBackoffMs);
-    return base * (1 - Math.random() * 0.25);
-  }
-
-  function body(request: ChatRequest): ChatCompletionCreateParamsStreaming {
-    const params: ChatCompletionCreateParamsStreaming = {
-      ...(extraBody as Partial<ChatCompletionCreateParamsStreaming> | undefined),
-      model,
-      messages: toOpenAIMessages(request.messages),
-      stream: true,
-      stream_options: { include_usage: true },
-    };
-    if (temperature !== undefined) params.temperature = temperature;
-    if (maxTokens !== undefined) params.max_tokens = maxTokens;
-    if (request.tools.length > 0) {
-      params.tools = toOpenAITools(request.tools);
-      params.parallel_tool_calls = parallelToolCalls;
-    } else {
-      delete params.tools;
-      delete params.parallel_tool_calls;
-    }
-    return params;
-  }
 
   async function* attempt(
     params: ChatCompletionCreateParamsStreaming,
@@ -517,7 +223,13 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     async *stream(request: ChatRequest): AsyncGenerator<ChatStreamEvent> {
       const { signal } = request;
       if (signal.aborted) throw abortError(signal);
-      const params = body(request);
+      const params = toOpenAIStreamingParams(request, {
+        model,
+        temperature,
+        maxTokens,
+        parallelToolCalls,
+        extraBody,
+      });
       for (let retry = 0; ; retry++) {
         let yielded = false;
         try {
@@ -534,7 +246,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
             retry >= maxRetries
           )
             throw error;
-          const delayMs = backoffMs(retry + 1, error);
+          const delayMs = backoffMs(retry + 1, error, { initialBackoffMs, maxBackoffMs });
           onRetry?.({ retry: retry + 1, delayMs, error });
           await sleep(delayMs, signal);
         }
