@@ -13,7 +13,9 @@
  *
  * @module
  */
-import OpenAI from 'openai';
+import { createOpenAIClient } from '@scenaro/agent';
+import type { OpenAIEndpointOptions } from '@scenaro/agent';
+import type OpenAI from 'openai';
 
 /** `judge_passed = judge_score >= threshold`. */
 export const DEFAULT_JUDGE_THRESHOLD = 0.9;
@@ -65,22 +67,12 @@ export interface Judge {
   judge(request: JudgeRequest, options?: { signal?: AbortSignal }): Promise<JudgeResult>;
 }
 
-/** Options of {@link OpenAIJudge}. */
-export interface OpenAIJudgeOptions {
-  /**
-   * Base URL including the version path (`http://127.0.0.1:8000/v1`). A full
-   * `.../chat/completions` URL (the reference's `--judge-url`) is accepted too.
-   */
-  baseURL: string;
-  model: string;
-  /** API key; defaults to the environment variable named by `apiKeyEnv`, then to a placeholder. */
-  apiKey?: string;
-  /** @default 'JUDGE_API_KEY' */
-  apiKeyEnv?: string;
-  /** Deadline of one attempt, ms. @default 120000 */
-  timeoutMs?: number;
-  /** Extra attempts on retryable HTTP errors. @default 2 */
-  maxRetries?: number;
+/**
+ * Options of {@link OpenAIJudge}. `baseURL` may also be a full `.../chat/completions` URL (the
+ * reference's `--judge-url`). Defaults: `apiKeyEnv` `JUDGE_API_KEY`; `timeoutMs` 120000, the
+ * deadline of one attempt; `maxRetries` 2, on retryable HTTP errors.
+ */
+export interface OpenAIJudgeOptions extends OpenAIEndpointOptions {
   /** @default 0.9 */
   threshold?: number;
   /** @default 0 */
@@ -96,8 +88,6 @@ export interface OpenAIJudgeOptions {
   compactContext?: boolean;
   /** Replace the system prompt. */
   systemPrompt?: string;
-  /** Custom fetch (tests, proxies). */
-  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Environment to read the key from. @default process.env */
   env?: Record<string, string | undefined>;
 }
@@ -297,15 +287,14 @@ export class OpenAIJudge implements Judge {
     this.#options = options;
     this.model = options.model;
     this.threshold = options.threshold ?? DEFAULT_JUDGE_THRESHOLD;
-    const env = options.env ?? process.env;
-    const apiKey =
-      options.apiKey ?? env[options.apiKeyEnv ?? DEFAULT_JUDGE_API_KEY_ENV] ?? 'sk-no-key-required';
-    this.#client = new OpenAI({
+    this.#client = createOpenAIClient({
       baseURL: options.baseURL.replace(/\/+$/, '').replace(/\/chat\/completions$/, ''),
-      apiKey,
-      timeout: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
+      apiKey: options.apiKey,
+      apiKeyEnv: options.apiKeyEnv ?? DEFAULT_JUDGE_API_KEY_ENV,
+      env: options.env,
+      timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS,
       maxRetries: options.maxRetries ?? 2,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: options.fetch,
     });
   }
 
