@@ -33,6 +33,24 @@ const TOOLS: ChatToolSpec[] = [
 
 const SYSTEM: ContextMessage = { role: 'system', content: 'You are a helpful retail agent.' };
 
+/** An assistant turn with two tool calls: the same in our context shape and in the OpenAI request shape. */
+const CHECKING_BOTH: ContextMessage = {
+  role: 'assistant',
+  content: 'Checking both.',
+  tool_calls: [
+    {
+      id: 'call_x',
+      type: 'function',
+      function: { name: 'get_order_details', arguments: '{"order_id":"#W1"}' },
+    },
+    {
+      id: 'call_y',
+      type: 'function',
+      function: { name: 'get_order_details', arguments: '{"order_id":"#W2"}' },
+    },
+  ],
+};
+
 let server: OpenAITestServer;
 
 beforeEach(async () => {
@@ -402,22 +420,7 @@ describe('createOpenAIChatModel', () => {
     const messages: ContextMessage[] = [
       SYSTEM,
       { role: 'user', content: 'Cancel order #W1 and #W2.' },
-      {
-        role: 'assistant',
-        content: 'Checking both.',
-        tool_calls: [
-          {
-            id: 'call_x',
-            type: 'function',
-            function: { name: 'get_order_details', arguments: '{"order_id":"#W1"}' },
-          },
-          {
-            id: 'call_y',
-            type: 'function',
-            function: { name: 'get_order_details', arguments: '{"order_id":"#W2"}' },
-          },
-        ],
-      },
+      CHECKING_BOTH,
       { role: 'tool', tool_call_id: 'call_x', content: 'pending' },
       { role: 'tool', tool_call_id: 'call_y', content: 'delivered' },
       { role: 'assistant', content: 'Order #W1 can be cancelled.' },
@@ -443,22 +446,7 @@ describe('createOpenAIChatModel', () => {
     expect(body?.messages).toEqual([
       { role: 'system', content: 'You are a helpful retail agent.' },
       { role: 'user', content: 'Cancel order #W1 and #W2.' },
-      {
-        role: 'assistant',
-        content: 'Checking both.',
-        tool_calls: [
-          {
-            id: 'call_x',
-            type: 'function',
-            function: { name: 'get_order_details', arguments: '{"order_id":"#W1"}' },
-          },
-          {
-            id: 'call_y',
-            type: 'function',
-            function: { name: 'get_order_details', arguments: '{"order_id":"#W2"}' },
-          },
-        ],
-      },
+      CHECKING_BOTH,
       { role: 'tool', tool_call_id: 'call_x', content: 'pending' },
       { role: 'tool', tool_call_id: 'call_y', content: 'delivered' },
       { role: 'assistant', content: 'Order #W1 can be cancelled.' },
