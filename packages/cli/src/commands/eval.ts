@@ -52,22 +52,30 @@ function integer(name: string, value: string, min: number): number {
   return n;
 }
 
-/** Turn parsed flags into runner options. */
+/**
+ * Turn parsed flags into runner options. `given(flag)` says whether a flag was on the
+ * command line: a resumed run keeps its own arguments, so defaults are not applied to it.
+ */
 export function evaluationOptions(
   flags: EvalFlags,
   argv: string[] = process.argv,
+  given: (flag: keyof EvalFlags) => boolean = () => true,
 ): EvaluationOptions {
+  const resuming = flags.resume !== undefined;
+  const wanted = (flag: keyof EvalFlags) => !resuming || given(flag);
   const options: EvaluationOptions = {
-    dataRoot: resolve(flags.dataRoot ?? defaultDataRoot()),
     outputDir: resolve(flags.outputDir),
     concurrency: integer('--concurrency', flags.concurrency, 1),
-    trials: integer('--trials', flags.trials, 1),
     retries: integer('--retries', flags.retries, 0),
-    minAgentTurns: integer('--min-agent-turns', flags.minAgentTurns, 0),
-    scorer: flags.scorer,
-    domains: flags.domain && flags.domain.length > 0 ? flags.domain : ['commerce'],
     argv,
   };
+  if (wanted('dataRoot')) options.dataRoot = resolve(flags.dataRoot ?? defaultDataRoot());
+  if (wanted('trials')) options.trials = integer('--trials', flags.trials, 1);
+  if (wanted('minAgentTurns'))
+    options.minAgentTurns = integer('--min-agent-turns', flags.minAgentTurns, 0);
+  if (wanted('scorer')) options.scorer = flags.scorer;
+  if (wanted('domain'))
+    options.domains = flags.domain && flags.domain.length > 0 ? flags.domain : ['commerce'];
   if (flags.scenarios) options.scenarios = flags.scenarios;
   if (flags.duration) options.durationSeconds = integer('--duration', flags.duration, 1);
   if (flags.maxTurns) options.maxTurns = integer('--max-turns', flags.maxTurns, 1);
@@ -137,7 +145,10 @@ export function evalCommand(): Command {
     .option('--max-turns <n>', 'turn limit per side (default 30)')
     .option('--concurrency <n>', 'scenarios at once', '4')
     .option('--trials <k>', 'runs per scenario; pass^k is reported when k > 1', '1')
-    .option('--resume <run-id>', 'finish an interrupted run (a folder in --output-dir)')
+    .option(
+      '--resume <run-id>',
+      'finish an interrupted run (a folder in --output-dir) with the arguments it was started with',
+    )
     .option('--run-id <name>', 'name of the run folder (default: a timestamp)')
     .option('--shard <k/n>', 'run only the k-th of n shards (merge them with `scenaro eval merge`)')
     .option('--agent-url <url>', 'use a running agent bot')
@@ -163,12 +174,13 @@ export function evalCommand(): Command {
     )
     .option('--retries <n>', 'retries of a scenario that failed for infrastructure reasons', '2')
     .option('--min-agent-turns <n>', 'stall rule: fewer agent model calls fail the scenario', '3')
-    .action(async (flags: EvalFlags) => {
+    .action(async (flags: EvalFlags, self: Command) => {
       if (flags.list) {
         await listScenarios(flags);
         return;
       }
-      const result = await runEvaluation(evaluationOptions(flags));
+      const given = (flag: keyof EvalFlags) => self.getOptionValueSource(flag) === 'cli';
+      const result = await runEvaluation(evaluationOptions(flags, process.argv, given));
       const rate = result.aggregate.success.rate;
       console.log(
         `${result.metrics.length} scenarios (${result.ran} run, ${result.resumed} resumed); ` +

@@ -20,6 +20,7 @@ import { writeJsonAtomic } from './files.js';
 import { ProgressDisplay } from './progress.js';
 import { writeScenarioFiles } from './scenario-files.js';
 import { loadScenarios, planWork } from './select.js';
+import { checkSameWork, readRunArgs, resumedOptions } from './resume.js';
 import type { Shard, WorkItem } from './select.js';
 import { finishRun, scoreRun } from './scoring.js';
 import type { JudgeSettings, ScorerName } from './scoring.js';
@@ -31,13 +32,16 @@ export interface EvaluationOptions {
   domains?: string[];
   /** Only these scenarios. */
   scenarios?: string[];
-  /** tau2 data root. */
-  dataRoot: string;
+  /** tau2 data root. Required, except when resuming: a resumed run keeps its own. */
+  dataRoot?: string;
   /** Where run folders go. @default ./eval-results */
   outputDir?: string;
   /** Name of the run folder. @default a timestamp */
   runId?: string;
-  /** Resume this run folder (in outputDir): finished scenarios are kept, the rest re-run. */
+  /**
+   * Resume this run folder (in outputDir): finished scenarios are kept, the rest re-run. The run's
+   * own arguments (run_args.json) apply; a run-defining option given with another value is refused.
+   */
   resume?: string;
   /** Scenarios at once. @default 4 */
   concurrency?: number;
@@ -109,15 +113,29 @@ export async function finishedMetrics(
 }
 
 /** Run an evaluation. Throws only when the run itself cannot be carried out. */
-export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationResult> {
-  const outputDir = resolve(options.outputDir ?? './eval-results');
-  const runId = options.resume ?? options.runId ?? timestamp();
+export async function runEvaluation(given: EvaluationOptions): Promise<EvaluationResult> {
+  const outputDir = resolve(given.outputDir ?? './eval-results');
+  const runId = given.resume ?? given.runId ?? timestamp();
   const runDir = join(outputDir, runId);
-  if (options.resume && !(await exists(runDir)))
-    throw new Error(`nothing to resume: ${runDir} does not exist`);
+  let options = given;
+  let recordedWork: string[] | undefined;
+  if (given.resume) {
+    if (given.runId !== undefined && given.runId !== given.resume)
+      throw new Error(`--run-id ${given.runId} contradicts --resume ${given.resume}`);
+    if (!(await exists(runDir))) throw new Error(`nothing to resume: ${runDir} does not exist`);
+    const runArgs = await readRunArgs(runDir);
+    if (!runArgs)
+      throw new Error(
+        `cannot resume ${runDir}: it has no run_args.json, so the run's arguments are unknown ` +
+          '(it was stopped before it started; start it again)',
+      );
+    ({ options, scenarioKeys: recordedWork } = resumedOptions(runDir, runArgs, given));
+  }
+  const dataRoot = options.dataRoot;
+  if (dataRoot === undefined) throw new Error('a data root is required (dataRoot)');
   const minAgentTurns = options.minAgentTurns ?? 3;
   const domains = builtInDomains();
-  const loaded = await loadScenarios(domains, options.domains, options.dataRoot);
+  const loaded = await loadScenarios(domains, options.domains, dataRoot);
   const work = planWork(loaded, {
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
     trials: options.trials ?? 1,
@@ -125,6 +143,12 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   });
   if (work.length === 0)
     throw new Error('no scenarios to run (check --domain, --scenarios and --shard)');
+  if (recordedWork)
+    checkSameWork(
+      runDir,
+      recordedWork,
+      work.map((w) => w.key),
+    );
 
   await recordInvocation(runDir, options, work);
 
@@ -150,7 +174,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   if (!options.agentUrl || !options.userUrl) {
     bots = await startLocalBots({
       domains: new Set(work.map((w) => w.domain)),
-      dataRoot: options.dataRoot,
+      dataRoot,
       dbCache,
       ...(options.agentLlm ? { agentLlm: options.agentLlm } : {}),
       ...(options.userLlm ? { userLlm: options.userLlm } : {}),
@@ -166,7 +190,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     let expected = expectedCache.get(item.scenario.name);
     if (!expected) {
       expected = computeExpected(item.scenario, item.domain, {
-        dataRoot: options.dataRoot,
+        dataRoot,
         dbCache,
         ...(item.domain.dataRoot ? { extraRoots: [item.domain.dataRoot] } : {}),
       });
@@ -181,7 +205,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
         userUrl,
         ...(options.token ? { token: options.token } : {}),
         domain: item.domain,
-        dataRoot: options.dataRoot,
+        dataRoot,
         dbCache,
         ...(options.durationSeconds !== undefined
           ? { durationSeconds: options.durationSeconds }
