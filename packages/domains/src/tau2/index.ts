@@ -35,7 +35,6 @@ export {
   renderUserScenario,
 } from './common/task-loader.js';
 export type { Tau2Task } from './common/task-loader.js';
-export { pyRound } from './common/python-compat.js';
 export { registerEvalDomains } from './register.js';
 
 /**

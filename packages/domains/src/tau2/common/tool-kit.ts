@@ -75,11 +75,6 @@ export function lookup<T>(map: Record<string, T> | undefined, key: string): T | 
   return map[key];
 }
 
-/** Set an own property on a parsed-JSON map, treating `__proto__` as ordinary data. */
-export function assign<T>(map: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(map, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
 /** Python's `list.count(x)` for strings. */
 export function countOf(values: readonly string[], value: string): number {
   let n = 0;

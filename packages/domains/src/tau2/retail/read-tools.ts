@@ -3,9 +3,10 @@
  *
  * @module
  */
-import { pythonJsonDumps, ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
-import { assign, sessionDb, snapshot, stringParam, toolParameters } from '../common/tool-kit.js';
+import { pythonJsonDumps, setDictItem } from '@scenaro/agent/python';
+import { sessionDb, snapshot, stringParam, toolParameters } from '../common/tool-kit.js';
 import type { RetailDb } from './db-types.js';
 import { getItem, getOrder, getProduct, getUser } from './store.js';
 
@@ -121,7 +122,7 @@ export const listAllProductTypes: ToolDefinition<Record<string, never>> = {
     const db = sessionDb<RetailDb>(context);
     const byName: Record<string, string> = {};
     for (const product of Object.values(db.products))
-      assign(byName, product.name, product.product_id);
+      setDictItem(byName, product.name, product.product_id);
     return pythonJsonDumps(byName);
   },
 };
