@@ -42,13 +42,13 @@ const LEVELS = process.argv
   .map(Number)
   .filter((n) => n > 0);
 const levels = LEVELS.length > 0 ? LEVELS : [1, 4, 8, 16];
-const { runEvaluation, replayDomain, builtInDomains } = await import(
-  dist('packages/eval/dist/index.js')
-);
+const { runEvaluation, replayDomain } = await import(dist('packages/eval/dist/index.js'));
 const { DbCache, DomainRegistry, registerControlTools } = await import(
   dist('packages/agent/dist/index.js')
 );
-const { registerEvalDomains } = await import(dist('packages/domains/dist/index.js'));
+const { builtInDomains, registerEvalDomains } = await import(
+  dist('packages/domains/dist/index.js')
+);
 const output = mkdtempSync(path.join(tmpdir(), 'scenaro-bench-eval-'));
 const MB = 2 ** 20;
 

@@ -9,7 +9,8 @@
 import { dist } from './common.mjs';
 
 const [dataRoot, domainName] = process.argv.slice(2);
-const { builtInDomains, startLocalBots } = await import(dist('packages/eval/dist/index.js'));
+const { startLocalBots } = await import(dist('packages/eval/dist/index.js'));
+const { builtInDomains } = await import(dist('packages/domains/dist/index.js'));
 const domain = builtInDomains().get(domainName);
 if (!domain) throw new Error(`unknown domain ${domainName}`);
 const bots = await startLocalBots({ domains: [domain], dataRoot });

@@ -7,12 +7,19 @@ export * from './scenario/registry.js';
 export * from './scenario/delta-path.js';
 export * from './scenario/tool-executor.js';
 export * from './scenario/initialize.js';
+export {
+  canonicalJson,
+  HASH_EXCLUDED_KEYS,
+  normalizeForComparison,
+  ORDER_INDEPENDENT_FIELDS,
+  writeCanonicalJson,
+} from './scenario/canonical-json.js';
 export * from './scenario/db-hash.js';
+export * from './scenario/db-diff.js';
 export * from './scenario/db-revision.js';
 export * from './scenario/db-loader.js';
 export * from './conversation/context.js';
 export * from './conversation/hook.js';
-export * from './conversation/python-repr.js';
 export * from './conversation/sanitize.js';
 export * from './control/handlers.js';
 export * from './control/router.js';
@@ -29,3 +36,16 @@ export * from './conversation/scripted-policies.js';
 export * from './conversation/openai-model.js';
 export * from './rpc/index.js';
 export * from './server/rtvi-rpc-transport.js';
+// The Python semantics the hashes and the control plane depend on (all of them: `@scenaro/agent/python`).
+export {
+  compareCodePoints,
+  DbHashDepthError,
+  DEFAULT_MAX_DEPTH,
+  PyFloat,
+  pyFloat,
+  pythonFloatRepr,
+  pythonJsonDumps,
+  pythonRepr,
+  pythonTypeName,
+} from './python/index.js';
+export type { DbHashOptions, PythonJsonDumpsOptions } from './python/index.js';

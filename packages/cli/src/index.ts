@@ -1,4 +1,3 @@
 export { createProgram } from './program.js';
 export { serve } from './commands/serve.js';
 export { hashPath } from './commands/hash.js';
-export { registerBuiltInDomains } from './domains.js';

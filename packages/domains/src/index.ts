@@ -1,3 +1,5 @@
 export * from './scenario.js';
 export * from './tau2/index.js';
 export * from './commerce/index.js';
+export { builtInDomains } from './built-in-domains.js';
+export { domainDataRoots, registerEvalDomains } from './register.js';

@@ -9,7 +9,6 @@ export * from './bridge/bridge.js';
 export * from './bridge/types.js';
 export * from './scoring/index.js';
 export * from './report/index.js';
-export * from './domains.js';
 export * from './runner/bots.js';
 export * from './runner/expected.js';
 export * from './runner/files.js';

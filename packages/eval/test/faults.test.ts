@@ -27,13 +27,8 @@ import {
   createScriptedUserModel,
   silentLogger,
 } from '@scenaro/agent';
-import {
-  BotConnectError,
-  BotConnection,
-  builtInDomains,
-  registerDomains,
-  runEvaluation,
-} from '../src/index.js';
+import { builtInDomains, registerEvalDomains } from '@scenaro/domains';
+import { BotConnectError, BotConnection, runEvaluation } from '../src/index.js';
 import type { EvaluationResult } from '../src/index.js';
 import { hasSharedData, repoRoot, sharedData, tempOutput } from './helpers.js';
 
@@ -77,7 +72,7 @@ async function startBot(role: 'agent' | 'user', port: number): Promise<BotServer
     maxOutgoingBytes: 64 * 1024 * 1024,
     logger: silentLogger,
     shutdownGraceMs: 0,
-    registry: registerDomains(new DomainRegistry(), domains),
+    registry: registerEvalDomains(new DomainRegistry(), domains),
     conversation: createConversationEngine({
       model: role === 'agent' ? createReferenceAgentModel : createScriptedUserModel,
     }),
@@ -88,14 +83,14 @@ async function startBot(role: 'agent' | 'user', port: number): Promise<BotServer
 async function startChildAgent(port: number): Promise<ChildProcess> {
   const script = `
     import { BotServer, DomainRegistry, createConversationEngine, createReferenceAgentModel, silentLogger } from '@scenaro/agent';
-    import { builtInDomains, registerDomains } from '@scenaro/eval';
+    import { builtInDomains, registerEvalDomains } from '@scenaro/domains';
     const server = await new BotServer({
       host: '127.0.0.1',
       port: ${port},
       dataRoot: ${JSON.stringify(sharedData)},
       maxOutgoingBytes: 64 * 1024 * 1024,
       logger: silentLogger,
-      registry: registerDomains(new DomainRegistry(), [builtInDomains().get(${JSON.stringify(DOMAIN)})]),
+      registry: registerEvalDomains(new DomainRegistry(), [builtInDomains().get(${JSON.stringify(DOMAIN)})]),
       conversation: createConversationEngine({ model: createReferenceAgentModel }),
     }).listen();
     console.log('listening ' + server.url);

@@ -12,7 +12,7 @@ import type {
   GetScenarioSummaryResult,
   ResolvedControlArgs,
 } from '@scenaro/sdk/protocol';
-import { pythonRepr } from '../conversation/python-repr.js';
+import { pythonRepr } from '../python/repr.js';
 import { sanitizeContextForTransport } from '../conversation/sanitize.js';
 import { sessionDbHash } from '../scenario/db-revision.js';
 import { applyDeltaDefault } from '../scenario/delta-path.js';

@@ -19,7 +19,7 @@
 import type { BigIntStats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { compareCodePoints } from './db-hash.js';
+import { compareCodePoints } from '../python/strings.js';
 
 /** A `dbPath` that is unsafe, or does not name a database file or directory inside the root. */
 export class DbPathError extends Error {

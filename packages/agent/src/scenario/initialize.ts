@@ -7,6 +7,7 @@
 import type { ApplyInitializationResult, InitializationAction } from '@scenaro/sdk/protocol';
 import { DbPathError } from './db-loader.js';
 import type { DbCache } from './db-loader.js';
+import { pythonTypeName } from '../python/repr.js';
 import { FORBIDDEN_KEYS } from './delta-path.js';
 import type { DomainRegistry } from './registry.js';
 import type { Db, JsonObject, ScenarioState } from './types.js';
@@ -26,24 +27,6 @@ export interface InitializationRequest {
   domain: string;
   shared_state_init: string;
   actions: InitializationAction[];
-}
-
-/** Python's name for a JSON value's type, for error texts the reference's clients know. */
-export function pythonTypeName(value: unknown): string {
-  if (value === null) return 'NoneType';
-  if (Array.isArray(value)) return 'list';
-  switch (typeof value) {
-    case 'string':
-      return 'str';
-    case 'boolean':
-      return 'bool';
-    case 'number':
-      return Number.isInteger(value) ? 'int' : 'float';
-    case 'object':
-      return 'dict';
-    default:
-      return typeof value;
-  }
 }
 
 function isPlainObject(value: unknown): value is JsonObject {

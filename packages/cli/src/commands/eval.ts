@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { builtInDomains, mergeRuns, parseShard, runEvaluation } from '@scenaro/eval';
+import { builtInDomains } from '@scenaro/domains';
+import { mergeRuns, parseShard, runEvaluation } from '@scenaro/eval';
 import type { EvaluationOptions } from '@scenaro/eval';
 
 interface EvalFlags {

@@ -8,7 +8,7 @@ import { Command, Option } from 'commander';
 import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
 import * as domains from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
-import { builtInDomains, replayDomain } from '@scenaro/eval';
+import { replayDomain } from '@scenaro/eval';
 import type { ReplayResult } from '@scenaro/eval';
 
 /** Options of one replay run. */
@@ -29,7 +29,7 @@ function resolveDomain(name: string, today: string | undefined): EvalDomain {
     const telecom = domains.createTau2TelecomDomains({ today });
     return name === domains.TAU2_TELECOM ? telecom.telecom : telecom.workflow;
   }
-  const all = builtInDomains();
+  const all = domains.builtInDomains();
   const domain = all.get(name);
   if (!domain)
     throw new Error(`unknown domain '${name}'; known: ${[...all.keys()].sort().join(', ')}`);

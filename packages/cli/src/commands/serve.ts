@@ -11,7 +11,7 @@ import {
   startBotServer,
 } from '@scenaro/agent';
 import type { BotServer, ChatModel, ConversationHost, ServerProfile } from '@scenaro/agent';
-import { builtInDataRoots, registerBuiltInDomains } from '../domains.js';
+import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
 
 export interface ServeOptions {
   profile: ServerProfile;
@@ -59,7 +59,8 @@ export async function serve(
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be an integer from 0 to 65535, got '${options.port}'`);
   }
-  const registry = registerBuiltInDomains(new DomainRegistry());
+  const domains = [...builtInDomains().values()];
+  const registry = registerEvalDomains(new DomainRegistry(), domains);
   const brain = chooseModel(options);
   const token = options.token ?? process.env['SCENARO_TOKEN'];
   const server = await startBotServer({
@@ -68,7 +69,7 @@ export async function serve(
     port,
     registry,
     conversation: createConversationEngine({ model: brain.factory }),
-    extraDataRoots: builtInDataRoots(),
+    extraDataRoots: domainDataRoots(domains),
     ...(options.dataRoot !== undefined ? { dataRoot: options.dataRoot } : {}),
     ...(token ? { token } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkExpectedState, formatMismatches, jsonEqual, readAtPath } from './expected-state.js';
+import { pyEquals } from '@scenaro/agent/python';
+import { checkExpectedState, formatMismatches, readAtPath } from './expected-state.js';
 
 const db = {
   users: [
@@ -110,10 +111,10 @@ describe('checkExpectedState', () => {
   });
 
   it('compares JSON values exactly', () => {
-    expect(jsonEqual({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBe(true);
-    expect(jsonEqual({ a: 1 }, { a: 1, b: undefined })).toBe(false);
-    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
-    expect(jsonEqual(1, '1')).toBe(false);
-    expect(jsonEqual({}, [])).toBe(false);
+    expect(pyEquals({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBe(true);
+    expect(pyEquals({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+    expect(pyEquals([1, 2], [2, 1])).toBe(false);
+    expect(pyEquals(1, '1')).toBe(false);
+    expect(pyEquals({}, [])).toBe(false);
   });
 });

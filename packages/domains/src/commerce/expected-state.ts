@@ -15,12 +15,13 @@
  * `constructor` and `prototype` are refused). A selector `name[x]` picks, from the list `name`,
  * the element whose id field equals `x` (`id`, `<singular>_id`, then any `*_id` key, as in sync
  * deltas); failing that, the element whose `sku` equals `x` (cart lines, variants); failing that,
- * when `x` is a number, the element at index `x` (`items[0]`). Values are compared as JSON
- * (deep, exact); an expected `null` also matches a missing key.
+ * when `x` is a number, the element at index `x` (`items[0]`). Values are compared with Python's
+ * `==` (deep, key order ignored); an expected `null` also matches a missing key.
  *
  * @module
  */
 import { parseDeltaPath, selectListElement } from '@scenaro/agent';
+import { pyEquals } from '@scenaro/agent/python';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -73,20 +74,6 @@ export function readAtPath(db: unknown, path: string): PathReadResult {
   return { found: true, value: node };
 }
 
-/** Deep equality of JSON values (object key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
-
 /** One path whose value is not the expected one. */
 export interface ExpectedStateMismatch {
   path: string;
@@ -127,7 +114,7 @@ export function checkExpectedState(
     }
     if (!read.found) {
       if (want !== null) mismatches.push({ path, expected: want, reason: read.reason });
-    } else if (!jsonEqual(read.value, want)) {
+    } else if (!pyEquals(read.value, want)) {
       mismatches.push({ path, expected: want, actual: read.value });
     }
   }

@@ -36,7 +36,7 @@ export type {
   User,
   Variant,
 } from './db-types.js';
-export { checkExpectedState, formatMismatches, jsonEqual, readAtPath } from './expected-state.js';
+export { checkExpectedState, formatMismatches, readAtPath } from './expected-state.js';
 export type {
   ExpectedStateMismatch,
   ExpectedStateReport,

@@ -3,11 +3,6 @@
  *
  * @module
  */
-import type { EvalDomain } from '../scenario.js';
-import { tau2Airline } from './airline/domain.js';
-import { tau2Retail } from './retail/domain.js';
-import { tau2Telecom, tau2TelecomWorkflow } from './telecom/domain.js';
-
 export { TAU2_AIRLINE, airlineModule, airlineTools, tau2Airline } from './airline/domain.js';
 export { TAU2_RETAIL, retailModule, retailTools, tau2Retail } from './retail/domain.js';
 export {
@@ -35,17 +30,3 @@ export {
   renderUserScenario,
 } from './common/task-loader.js';
 export type { Tau2Task } from './common/task-loader.js';
-export { pyRound } from './common/python-compat.js';
-export { registerEvalDomains } from './register.js';
-
-/**
- * Every tau2 eval domain: airline, retail, telecom and its workflow-policy
- * variant. The two telecom entries share one module; register with
- * {@link registerEvalDomains}, which registers each module once.
- */
-export const tau2Domains: readonly EvalDomain[] = [
-  tau2Airline,
-  tau2Retail,
-  tau2Telecom,
-  tau2TelecomWorkflow,
-];

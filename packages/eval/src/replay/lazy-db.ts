@@ -16,18 +16,10 @@ import {
   ORDER_INDEPENDENT_FIELDS,
 } from '@scenaro/agent';
 import type { JsonObject } from '@scenaro/agent';
+import { setDictItem } from '@scenaro/agent/python';
 
 function isPlainObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function defineData(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
 }
 
 /** A deep copy of parsed JSON (several times faster than `structuredClone` on large dbs). */
@@ -41,7 +33,7 @@ export function cloneJson<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const copy = cloneJson((value as Record<string, unknown>)[key]);
-    if (key === '__proto__') defineData(out, key, copy);
+    if (key === '__proto__') setDictItem(out, key, copy);
     else out[key] = copy;
   }
   return out as T;
@@ -63,7 +55,7 @@ export function lazyDbCopy(source: unknown): unknown {
   for (const key of Object.keys(source)) {
     const original = source[key];
     if (original === null || typeof original !== 'object') {
-      defineData(db, key, original);
+      setDictItem(db, key, original);
       continue;
     }
     untouched.set(key, original);
@@ -73,12 +65,12 @@ export function lazyDbCopy(source: unknown): unknown {
       get() {
         const copy = cloneJson(original);
         untouched.delete(key);
-        defineData(db, key, copy);
+        setDictItem(db, key, copy);
         return copy;
       },
       set(value: unknown) {
         untouched.delete(key);
-        defineData(db, key, value);
+        setDictItem(db, key, value);
       },
     });
   }

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
+import { pyEquals } from '@scenaro/agent/python';
 import {
   NEMO_REFERENCE_TODAY,
   createTau2TelecomDomains,
@@ -17,7 +18,7 @@ import {
   tau2Retail,
 } from '@scenaro/domains';
 import type { EvalDomain, Scenario, SidedActionRecord } from '@scenaro/domains';
-import { jsonEqual, replayDomain, replayScenario } from './replay.js';
+import { replayDomain, replayScenario } from './replay.js';
 import type { ReplayResult } from './replay.js';
 
 function findRepoRoot(): string {
@@ -67,7 +68,7 @@ function withRecordedResults(scenario: Scenario, recorded: readonly SidedActionR
   let next = 0;
   const referenceActions = scenario.referenceActions.map((gold) => {
     const record = recorded[next];
-    if (record && record.name === gold.name && jsonEqual(record.arguments, gold.arguments)) {
+    if (record && record.name === gold.name && pyEquals(record.arguments, gold.arguments)) {
       next++;
       return { ...gold, result: record.result };
     }
@@ -134,7 +135,7 @@ describe.skipIf(!hasData)('gold replay of the reference scenarios', () => {
         JSON.stringify(JSON.parse(entry.shared_state_init_user)),
       );
       expect(
-        jsonEqual(scenario.initializationActions, entry.initialization_actions ?? []),
+        pyEquals(scenario.initializationActions, entry.initialization_actions ?? []),
         name,
       ).toBe(true);
       const assertions = scenario.dbStateAssertions.map((a) => ({ ...a }));
@@ -143,7 +144,7 @@ describe.skipIf(!hasData)('gold replay of the reference scenarios', () => {
         if (copy['message'] === null) delete copy['message'];
         return copy;
       });
-      expect(jsonEqual(assertions, expected), name).toBe(true);
+      expect(pyEquals(assertions, expected), name).toBe(true);
       expect(scenario.nlAssertions, name).toEqual(entry.nl_assertions ?? []);
     }
   });
@@ -180,7 +181,7 @@ describe.skipIf(!hasData)('gold replay of the reference scenarios', () => {
     const failures: string[] = [];
     for (const [name, entry] of Object.entries(reference)) {
       const result = results.get(name) as ReplayResult;
-      if (!jsonEqual(result.actions, entry.reference_answer.actions))
+      if (!pyEquals(result.actions, entry.reference_answer.actions))
         failures.push(`${name}: recorded actions differ`);
       for (const r of result.results)
         if (r.match === false) failures.push(`${name}: [${r.index}] ${r.name} result differs`);

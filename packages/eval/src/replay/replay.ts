@@ -15,6 +15,7 @@ import {
   executeBoundTool,
 } from '@scenaro/agent';
 import type { DbSource, DomainRegistry, JsonObject, ScenarioState } from '@scenaro/agent';
+import { pyEquals } from '@scenaro/agent/python';
 import { checkExpectedState, formatMismatches } from '@scenaro/domains';
 import type { EvalDomain, Scenario, Side, SidedActionRecord } from '@scenaro/domains';
 import { ReplayDbCache, replayDbHash } from './lazy-db.js';
@@ -90,25 +91,6 @@ export interface ReplayResult {
   /** Final dbs, with `includeDb`. */
   agentDb?: JsonObject;
   userDb?: JsonObject;
-}
-
-/** JSON-value equality (Python `==` on parsed JSON: key order ignored, `1 == 1.0`). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  const objB = b as Record<string, unknown>;
-  return ka.every(
-    (k) =>
-      Object.prototype.hasOwnProperty.call(objB, k) &&
-      jsonEqual((a as Record<string, unknown>)[k], objB[k]),
-  );
 }
 
 function message(err: unknown): string {
@@ -203,7 +185,7 @@ function evaluateAssertions(
       }
       if (db === undefined) throw new Error(`the ${assertion.side} side has no db`);
       entry.actual = predicate(db, structuredClone(assertion.arguments));
-      entry.passed = jsonEqual(entry.actual, assertion.assert_value);
+      entry.passed = pyEquals(entry.actual, assertion.assert_value);
     } catch (err) {
       entry.error = message(err);
     }
@@ -287,7 +269,7 @@ export async function replayScenario(
       side,
       ok,
       actual,
-      match: hasExpected ? jsonEqual(gold.result, actual) : null,
+      match: hasExpected ? pyEquals(gold.result, actual) : null,
     };
     if (hasExpected) result.expected = gold.result;
     results.push(result);

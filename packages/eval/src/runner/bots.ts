@@ -13,8 +13,8 @@ import {
   silentLogger,
 } from '@scenaro/agent';
 import type { ChatModel, ConversationHost, Logger } from '@scenaro/agent';
+import { registerEvalDomains } from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
-import { registerDomains } from '../domains.js';
 
 /** An OpenAI-compatible endpoint for one bot. */
 export interface LlmSettings {
@@ -77,14 +77,14 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
   };
   const agent = await new BotServer({
     ...common,
-    registry: registerDomains(new DomainRegistry(), domains),
+    registry: registerEvalDomains(new DomainRegistry(), domains),
     conversation: createConversationEngine({
       model: modelFactory(options.agentLlm, createReferenceAgentModel),
     }),
   }).listen();
   const user = await new BotServer({
     ...common,
-    registry: registerDomains(new DomainRegistry(), domains),
+    registry: registerEvalDomains(new DomainRegistry(), domains),
     conversation: createConversationEngine({
       model: modelFactory(options.userLlm, createScriptedUserModel),
     }),

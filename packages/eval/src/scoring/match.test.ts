@@ -5,32 +5,7 @@ import {
   matchItem,
   matchLeaf,
   normalizeScenarioPayload,
-  pyEquals,
-  pyFloat,
 } from './match.js';
-
-describe('pyFloat (Python float())', () => {
-  it('parses what Python parses', () => {
-    expect(pyFloat('1.5')).toBe(1.5);
-    expect(pyFloat(' 9.99\n')).toBe(9.99);
-    expect(pyFloat('1_000')).toBe(1000);
-    expect(pyFloat('.5')).toBe(0.5);
-    expect(pyFloat('5.')).toBe(5);
-    expect(pyFloat('1e3')).toBe(1000);
-    expect(pyFloat('-Infinity')).toBe(-Infinity);
-    expect(pyFloat('nan')).toBeNaN();
-    expect(pyFloat(true)).toBe(1);
-    expect(pyFloat(3)).toBe(3);
-  });
-
-  it('rejects what Python rejects', () => {
-    for (const bad of ['', 'abc', '1,000', '1__0', '_1', '0x10', '1e', 'None', '$5']) {
-      expect(pyFloat(bad), bad).toBeUndefined();
-    }
-    expect(pyFloat(null)).toBeUndefined();
-    expect(pyFloat({})).toBeUndefined();
-  });
-});
 
 describe('isClose (np.isclose)', () => {
   it('uses rtol 1e-5 relative to the prediction and atol 1e-8', () => {
@@ -185,20 +160,5 @@ describe('checkActionMatch (check_if_task_success)', () => {
     expect(
       checkActionMatch({ actions: [1] }, { actions: [1, 2] }, { disallowExtraItems: true }),
     ).toBe(true);
-  });
-});
-
-describe('pyEquals (Python ==)', () => {
-  it('follows Python semantics on JSON values', () => {
-    expect(pyEquals(1, 1.0)).toBe(true);
-    expect(pyEquals(true, 1)).toBe(true);
-    expect(pyEquals(false, 0)).toBe(true);
-    expect(pyEquals('1', 1)).toBe(false);
-    expect(pyEquals([1, 2], [2, 1])).toBe(false);
-    expect(pyEquals({ a: 1, b: [1] }, { b: [1], a: 1 })).toBe(true);
-    expect(pyEquals({ a: 1 }, { a: 1, b: 2 })).toBe(false);
-    expect(pyEquals(null, undefined)).toBe(true);
-    expect(pyEquals(Number.NaN, Number.NaN)).toBe(false);
-    expect(pyEquals(10n, 10)).toBe(true);
   });
 });

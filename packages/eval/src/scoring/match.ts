@@ -1,6 +1,6 @@
 /**
- * The NeMo harness's deterministic answer matcher (`is_action_match`, evaluation.md A5.1), and the
- * Python value semantics the scorers need (`float()`, `np.isclose`, `==`).
+ * The NeMo harness's deterministic answer matcher (`is_action_match`, evaluation.md A5.1). Python's
+ * `float()`, `str()` and whitespace come from `@scenaro/agent/python`; `np.isclose` is here.
  *
  * Matching rules:
  * - shape normalisation: a list of exactly one dict becomes that dict, then a dict becomes `[dict]`;
@@ -18,7 +18,12 @@
  *
  * @module
  */
-import { pythonFloatRepr } from '@scenaro/agent';
+import {
+  PYTHON_WHITESPACE_CLASS,
+  pythonFloat,
+  pythonStr,
+  pythonStrip,
+} from '@scenaro/agent/python';
 
 /** Options of {@link checkActionMatch}, named after the scenario fields of the reference. */
 export interface ActionMatchOptions {
@@ -38,36 +43,7 @@ function isDict(value: unknown): value is Dict {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// Python's str.strip() whitespace set.
-const PY_WS =
-  '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const PY_STRIP = new RegExp(`^[${PY_WS}]+|[${PY_WS}]+$`, 'g');
-const PY_WS_RUN = new RegExp(`[${PY_WS}]+`, 'g');
-const DIGITS = '\\d(?:_?\\d)*';
-const PY_FLOAT_LITERAL = new RegExp(
-  `^[+-]?(?:(?:${DIGITS})?\\.${DIGITS}|${DIGITS}\\.?)(?:[eE][+-]?${DIGITS})?$`,
-);
-const PY_FLOAT_SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;
-
-/**
- * Python's `float(value)`: the number, or `undefined` where Python raises. Accepts numbers,
- * booleans (`True` is 1.0), bigints and strings in Python's float syntax (surrounding whitespace,
- * `_` between digits, `inf`/`infinity`/`nan` in any case).
- */
-export function pyFloat(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value !== 'string') return undefined;
-  const text = value.replace(PY_STRIP, '');
-  const special = PY_FLOAT_SPECIAL.exec(text);
-  if (special) {
-    if ((special[2] ?? '').toLowerCase() === 'nan') return Number.NaN;
-    return special[1] === '-' ? -Infinity : Infinity;
-  }
-  if (!PY_FLOAT_LITERAL.test(text)) return undefined;
-  return Number(text.replace(/_/g, ''));
-}
+const PY_WS_RUN = new RegExp(`[${PYTHON_WHITESPACE_CLASS}]+`, 'g');
 
 /** `numpy.isclose(a, b)` with the default tolerances: `|a - b| <= atol + rtol * |b|`; NaN is never close. */
 export function isClose(a: number, b: number, rtol = 1e-5, atol = 1e-8): boolean {
@@ -76,27 +52,14 @@ export function isClose(a: number, b: number, rtol = 1e-5, atol = 1e-8): boolean
   return Math.abs(a - b) <= atol + rtol * Math.abs(b);
 }
 
-/** Python's `str()` of a JSON leaf. */
-export function pyStr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'number') {
-    if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
-    return pythonFloatRepr(value);
-  }
-  if (typeof value === 'bigint') return value.toString();
-  return JSON.stringify(value) ?? String(value);
-}
-
 // Python's `[^\w\s]` in Unicode mode: \w is letters, numbers and `_`.
-const NON_WORD = new RegExp(`[^\\p{L}\\p{N}_${PY_WS}]`, 'gu');
+const NON_WORD = new RegExp(`[^\\p{L}\\p{N}_${PYTHON_WHITESPACE_CLASS}]`, 'gu');
 
 function prepareString(text: string, options: ActionMatchOptions): string {
   let out = text;
   if (options.ignoreCapitalization) out = out.toLowerCase();
   if (options.ignorePunctuation || options.cleanText) out = out.replace(NON_WORD, '');
-  if (options.cleanText) out = out.replace(PY_WS_RUN, ' ').replace(PY_STRIP, '');
+  if (options.cleanText) out = pythonStrip(out.replace(PY_WS_RUN, ' '));
   return out;
 }
 
@@ -106,11 +69,13 @@ export function matchLeaf(
   prediction: unknown,
   options: ActionMatchOptions = {},
 ): boolean {
-  const ref = pyFloat(reference);
-  const pred = pyFloat(prediction);
+  const ref = pythonFloat(reference);
+  const pred = pythonFloat(prediction);
   if (ref !== undefined && pred !== undefined) return isClose(ref, pred);
   if (typeof prediction === 'object' && prediction !== null) return false;
-  return prepareString(pyStr(reference), options) === prepareString(pyStr(prediction), options);
+  return (
+    prepareString(pythonStr(reference), options) === prepareString(pythonStr(prediction), options)
+  );
 }
 
 /**
@@ -210,42 +175,4 @@ export function checkActionMatch(
   if (refs.length === 1 && preds.length > 1) preds = [preds[preds.length - 1]];
   if (options.disallowExtraItems && refs.length !== preds.length) return false;
   return assignDistinct(refs, preds, (r, p) => matchItem(r, p, options));
-}
-
-/**
- * Python `==` on JSON-like values: numbers by value (`1 == 1.0`), booleans as 0/1 against numbers
- * (`True == 1`), lists element-wise in order, dicts by key set and values, NaN unequal to itself.
- */
-export function pyEquals(a: unknown, b: unknown): boolean {
-  if (a === undefined) a = null;
-  if (b === undefined) b = null;
-  const numeric = (v: unknown): number | bigint | undefined =>
-    typeof v === 'number' || typeof v === 'bigint'
-      ? v
-      : typeof v === 'boolean'
-        ? v
-          ? 1
-          : 0
-        : undefined;
-  const na = numeric(a);
-  const nb = numeric(b);
-  if (na !== undefined && nb !== undefined) {
-    if (typeof na === 'bigint' || typeof nb === 'bigint') {
-      // Compare a bigint with a number by value (loose equality does exactly that).
-      return na == nb;
-    }
-    return na === nb;
-  }
-  if (a === null || b === null) return a === b;
-  if (typeof a === 'string' || typeof b === 'string') return a === b;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, i) => pyEquals(item, b[i]));
-  }
-  if (isDict(a) && isDict(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((k) => Object.hasOwn(b, k) && pyEquals(a[k], b[k]));
-  }
-  return Object.is(a, b);
 }

@@ -6,11 +6,12 @@
  */
 import { computeDbDiff, getDictHash } from '@scenaro/agent';
 import type { DbStatePredicate, DomainRegistry, JsonObject } from '@scenaro/agent';
+import { pyEquals } from '@scenaro/agent/python';
 import type { Scenario, Side, SuccessSignal } from '@scenaro/domains';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
 import type { ScenarioRun, SideTokenUsage } from '../bridge/types.js';
 import type { Judge, JudgeResult } from './judge.js';
-import { checkActionMatch, normalizeScenarioPayload, pyEquals } from './match.js';
+import { checkActionMatch, normalizeScenarioPayload } from './match.js';
 import type { ActionMatchOptions } from './match.js';
 import type {
   AssertionVerdict,

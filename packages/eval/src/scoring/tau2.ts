@@ -24,9 +24,9 @@
  *
  * @module
  */
+import { pyEquals } from '@scenaro/agent/python';
 import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun } from '../bridge/types.js';
-import { pyEquals } from './match.js';
 import { computeSignals } from './signals.js';
 import type { ScenarioSignals, ScoreInput } from './signals.js';
 import type { ScenarioMetrics, SuccessBreakdown, Tau2RewardComponent, Tau2Score } from './types.js';

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Tau2PaymentMethod, Tau2UserProfile } from '../common/db-types.js';
 
 /** Cabin classes. */
 export const CABIN_CLASSES = ['business', 'economy', 'basic_economy'] as const;
@@ -35,23 +36,15 @@ export type Passenger = { first_name: string; last_name: string; dob: string };
 export type Payment = { payment_id: string; amount: number };
 
 /** A payment method of a user's profile. */
-export type PaymentMethod = {
-  source: 'credit_card' | 'gift_card' | 'certificate';
-  id: string;
+export type PaymentMethod = Tau2PaymentMethod<'credit_card' | 'gift_card' | 'certificate'> & {
   /** Gift card balance or certificate value. */
   amount?: number;
-  brand?: string;
-  last_four?: string;
 };
 
 /** A customer profile. */
-export type User = {
-  user_id: string;
-  name: { first_name: string; last_name: string };
+export type User = Tau2UserProfile<PaymentMethod> & {
   address: Record<string, unknown>;
-  email: string;
   dob: string;
-  payment_methods: Record<string, PaymentMethod>;
   saved_passengers: Passenger[];
   membership: string;
   reservations: string[];

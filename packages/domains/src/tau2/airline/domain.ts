@@ -4,19 +4,9 @@
  * @module
  */
 import type { DomainModule, ToolDefinition } from '@scenaro/agent';
-import type { EvalDomain, Scenario } from '../../scenario.js';
-import {
-  createCalculateTool,
-  createTransferTool,
-  END_CONVERSATION_TOOL,
-} from '../common/generic-tools.js';
-import { agentPrompt, userPrompt } from '../common/prompts.js';
-import {
-  loadVoiceBaseTasks,
-  readDataText,
-  taskToScenario,
-  toolMap,
-} from '../common/task-loader.js';
+import type { EvalDomain } from '../../scenario.js';
+import { createCalculateTool, createTransferTool } from '../common/generic-tools.js';
+import { tau2EvalDomain } from '../common/scenario-loader.js';
 import {
   getFlightStatus,
   getReservationDetails,
@@ -58,41 +48,10 @@ export const airlineTools: readonly ToolDefinition[] = [
 /** The airline registry module. */
 export const airlineModule: DomainModule = { name: TAU2_AIRLINE, tools: airlineTools };
 
-async function loadAirlineScenarios(dataRoot: string): Promise<Scenario[]> {
-  const [tasks, policy] = await Promise.all([
-    loadVoiceBaseTasks(dataRoot, TAU2_AIRLINE),
-    readDataText(dataRoot, TAU2_AIRLINE, 'policy.md'),
-  ]);
-  const prompt = agentPrompt(policy);
-  // The agent also gets the `end_conversation` control tool every bot registers.
-  const tools = toolMap([...airlineTools.map((t) => t.name), END_CONVERSATION_TOOL]);
-  return tasks.map((task) =>
-    taskToScenario(task, {
-      name: (t) => `${TAU2_AIRLINE}__${t.id}`,
-      domain: TAU2_AIRLINE,
-      source: 'tau2-bench airline',
-      // Airline is judged by the db hash; like the reference harness, its NL assertions are not carried.
-      includeNlAssertions: false,
-      successSignals: () => ['db_state_match', 'clean_exit'],
-      agent: () => ({
-        prompt,
-        tools: structuredClone(tools),
-        toolDomain: TAU2_AIRLINE,
-        sharedStateInit: { db_path: `${TAU2_AIRLINE}/db.json` },
-      }),
-      user: (_t, instructions) => ({
-        prompt: userPrompt(instructions),
-        tools: {},
-        toolDomain: TAU2_AIRLINE,
-        sharedStateInit: {},
-      }),
-    }),
-  );
-}
-
 /** tau2-bench airline: 50 voice tasks of the base split, scored by db hash and a clean exit. */
-export const tau2Airline: EvalDomain = {
-  name: TAU2_AIRLINE,
-  module: airlineModule,
-  loadScenarios: loadAirlineScenarios,
-};
+export const tau2Airline: EvalDomain = tau2EvalDomain(airlineModule, {
+  source: 'tau2-bench airline',
+  stateSignal: 'db_state_match',
+  // Judged by the db hash; like the reference harness, its NL assertions are not carried.
+  nlAssertions: false,
+});

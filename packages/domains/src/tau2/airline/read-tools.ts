@@ -5,7 +5,7 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
-import { sessionDb, snapshot, stringParam, toolParameters } from '../common/tool-kit.js';
+import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
 import type { AirlineDb } from './db-types.js';
 import { getFlightInstance, getReservation, getUser, searchDirectFlights } from './store.js';
 import type { DirectFlight } from './store.js';
@@ -44,27 +44,26 @@ const destinationParam = stringParam(
 const dateParam = stringParam("Travel date as 'YYYY-MM-DD', for example '2024-05-01'.");
 
 /** tau2's `get_user_details` (read tool). */
-export const getUserDetails: ToolDefinition<{ user_id: string }> = {
+export const getUserDetails = recordLookupTool({
   name: 'get_user_details',
-  aliases: ['GetUserDetailsTool'],
-  kind: 'read',
+  alias: 'GetUserDetailsTool',
   description:
     "Look up a user's profile: name, address, saved passengers, payment methods and reservation ids.",
-  parameters: toolParameters({ user_id: userIdParam }),
-  execute: ({ user_id }, context) => snapshot(getUser(sessionDb<AirlineDb>(context), user_id)),
-};
+  idName: 'user_id',
+  idParam: userIdParam,
+  find: getUser,
+});
 
 /** tau2's `get_reservation_details` (read tool). */
-export const getReservationDetails: ToolDefinition<{ reservation_id: string }> = {
+export const getReservationDetails = recordLookupTool({
   name: 'get_reservation_details',
-  aliases: ['GetReservationDetailsTool'],
-  kind: 'read',
+  alias: 'GetReservationDetailsTool',
   description:
     'Look up a reservation: flights, passengers, cabin, baggage, insurance and payment history.',
-  parameters: toolParameters({ reservation_id: reservationIdParam }),
-  execute: ({ reservation_id }, context) =>
-    snapshot(getReservation(sessionDb<AirlineDb>(context), reservation_id)),
-};
+  idName: 'reservation_id',
+  idParam: reservationIdParam,
+  find: getReservation,
+});
 
 /** tau2's `list_all_airports` (read tool). */
 export const listAllAirports: ToolDefinition<Record<string, never>> = {

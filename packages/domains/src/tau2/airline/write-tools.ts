@@ -7,13 +7,13 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
+import { setDictItem } from '@scenaro/agent/python';
 import {
   arrayParam,
   enumParam,
   integerParam,
   itemSchema,
   lookup,
-  assign,
   sessionDb,
   stringParam,
   toolParameters,
@@ -181,9 +181,9 @@ export const bookReservation: ToolDefinition<BookArgs> = {
     }
     for (const instance of instances) {
       const seats = instance.available_seats ?? (instance.available_seats = {});
-      assign(seats, args.cabin, seatsIn(instance, args.cabin) - passengers.length);
+      setDictItem(seats, args.cabin, seatsIn(instance, args.cabin) - passengers.length);
     }
-    assign(db.reservations, reservationId, {
+    setDictItem(db.reservations, reservationId, {
       reservation_id: reservationId,
       user_id: args.user_id,
       origin: args.origin,
@@ -242,7 +242,11 @@ export const sendCertificate: ToolDefinition<{ user_id: string; amount: number }
     for (const suffix of NEW_PAYMENT_IDS) {
       const paymentId = `certificate_${suffix}`;
       if (lookup(user.payment_methods, paymentId)) continue;
-      assign(user.payment_methods, paymentId, { id: paymentId, amount, source: 'certificate' });
+      setDictItem(user.payment_methods, paymentId, {
+        id: paymentId,
+        amount,
+        source: 'certificate',
+      });
       return { payment_id: paymentId, amount };
     }
     throw new ToolError('Too many certificates');

@@ -7,8 +7,7 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { JsonObject, ToolDefinition } from '@scenaro/agent';
-import { evaluatePythonArithmetic, PythonError } from './python-arithmetic.js';
-import { pyFloatStr, pyRound } from './python-compat.js';
+import { evaluatePythonArithmetic, pyFloatStr, pyRound, PythonError } from '@scenaro/agent/python';
 import { stringParam, toolParameters } from './tool-kit.js';
 
 /** The `<exit>` reason pushed after a transfer to a human agent. */

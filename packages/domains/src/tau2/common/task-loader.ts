@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { JsonObject } from '@scenaro/agent';
+import { textwrapIndent } from '@scenaro/agent/python';
 import type {
   DbStateAssertion,
   Scenario,
@@ -16,7 +17,6 @@ import type {
   SideSetup,
   SuccessSignal,
 } from '../../scenario.js';
-import { textwrapIndent } from './python-compat.js';
 
 /** tau2's structured user instructions. */
 export type Tau2StructuredInstructions = {

@@ -5,7 +5,7 @@
  * @module
  */
 import { ToolError } from '@scenaro/agent';
-import type { JsonObject, ToolContext, ToolParametersSchema } from '@scenaro/agent';
+import type { JsonObject, ToolContext, ToolDefinition, ToolParametersSchema } from '@scenaro/agent';
 
 /** A string parameter. */
 export function stringParam(description: string): JsonObject {
@@ -69,15 +69,38 @@ export function snapshot<T>(value: T): T {
   return structuredClone(value);
 }
 
+/** What {@link recordLookupTool} needs to know. */
+export interface RecordLookupSpec<Db, Id extends string> {
+  /** tau2's function name, e.g. `get_user_details`. */
+  name: string;
+  /** tau2's class-style tool name, e.g. `GetUserDetailsTool`. */
+  alias: string;
+  description: string;
+  /** The one argument: its name and schema. */
+  idName: Id;
+  idParam: JsonObject;
+  /** The record with that id; throws the domain's not-found error. */
+  find: (db: Db, id: string) => unknown;
+}
+
+/** A read tool returning a copy of the record with the given id (`get_order_details`, ...). */
+export function recordLookupTool<Db, Id extends string>(
+  spec: RecordLookupSpec<Db, Id>,
+): ToolDefinition<Record<Id, string>> {
+  return {
+    name: spec.name,
+    aliases: [spec.alias],
+    kind: 'read',
+    description: spec.description,
+    parameters: toolParameters({ [spec.idName]: spec.idParam }),
+    execute: (args, context) => snapshot(spec.find(sessionDb<Db>(context), args[spec.idName])),
+  };
+}
+
 /** Own-property lookup in a parsed-JSON map (never reaches `Object.prototype`). */
 export function lookup<T>(map: Record<string, T> | undefined, key: string): T | undefined {
   if (map === undefined || !Object.prototype.hasOwnProperty.call(map, key)) return undefined;
   return map[key];
-}
-
-/** Set an own property on a parsed-JSON map, treating `__proto__` as ordinary data. */
-export function assign<T>(map: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(map, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** Python's `list.count(x)` for strings. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Tau2PaymentMethod, Tau2UserProfile } from '../common/db-types.js';
 
 export type Variant = {
   item_id: string;
@@ -26,22 +27,14 @@ export type Address = {
 };
 
 /** A payment method of a user's profile. */
-export type PaymentMethod = {
-  source: 'credit_card' | 'gift_card' | 'paypal';
-  id: string;
+export type PaymentMethod = Tau2PaymentMethod<'credit_card' | 'gift_card' | 'paypal'> & {
   /** Gift card balance. */
   balance?: number;
-  brand?: string;
-  last_four?: string;
 };
 
 /** A customer profile. */
-export type User = {
-  user_id: string;
-  name: { first_name: string; last_name: string };
+export type User = Tau2UserProfile<PaymentMethod> & {
   address: Address;
-  email: string;
-  payment_methods: Record<string, PaymentMethod>;
   orders: string[];
 };
 

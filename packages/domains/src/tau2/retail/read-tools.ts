@@ -3,9 +3,10 @@
  *
  * @module
  */
-import { pythonJsonDumps, ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
-import { assign, sessionDb, snapshot, stringParam, toolParameters } from '../common/tool-kit.js';
+import { pythonJsonDumps, setDictItem } from '@scenaro/agent/python';
+import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
 import type { RetailDb } from './db-types.js';
 import { getItem, getOrder, getProduct, getUser } from './store.js';
 
@@ -62,51 +63,48 @@ export const findUserIdByEmail: ToolDefinition<{ email: string }> = {
 };
 
 /** tau2's `get_order_details` (read tool). */
-export const getOrderDetails: ToolDefinition<{ order_id: string }> = {
+export const getOrderDetails = recordLookupTool({
   name: 'get_order_details',
-  aliases: ['GetOrderDetailsTool'],
-  kind: 'read',
+  alias: 'GetOrderDetailsTool',
   description:
     'Look up an order: status, items with prices and options, address, fulfillments and payments.',
-  parameters: toolParameters({ order_id: orderIdParam }),
-  execute: ({ order_id }, context) => snapshot(getOrder(sessionDb<RetailDb>(context), order_id)),
-};
+  idName: 'order_id',
+  idParam: orderIdParam,
+  find: getOrder,
+});
 
 /** tau2's `get_product_details` (read tool). */
-export const getProductDetails: ToolDefinition<{ product_id: string }> = {
+export const getProductDetails = recordLookupTool({
   name: 'get_product_details',
-  aliases: ['GetProductDetailsTool'],
-  kind: 'read',
+  alias: 'GetProductDetailsTool',
   description:
     'Look up a product type and all of its items (variants) with their options, price and availability. ' +
     'A product id is not an item id.',
-  parameters: toolParameters({
-    product_id: stringParam("The product id, for example '6086499569'."),
-  }),
-  execute: ({ product_id }, context) =>
-    snapshot(getProduct(sessionDb<RetailDb>(context), product_id)),
-};
+  idName: 'product_id',
+  idParam: stringParam("The product id, for example '6086499569'."),
+  find: getProduct,
+});
 
 /** tau2's `get_item_details` (read tool). */
-export const getItemDetails: ToolDefinition<{ item_id: string }> = {
+export const getItemDetails = recordLookupTool({
   name: 'get_item_details',
-  aliases: ['GetItemDetailsTool'],
-  kind: 'read',
+  alias: 'GetItemDetailsTool',
   description:
     'Look up one item (a product variant): options, price and availability. An item id is not a product id.',
-  parameters: toolParameters({ item_id: stringParam("The item id, for example '1008292230'.") }),
-  execute: ({ item_id }, context) => snapshot(getItem(sessionDb<RetailDb>(context), item_id)),
-};
+  idName: 'item_id',
+  idParam: stringParam("The item id, for example '1008292230'."),
+  find: getItem,
+});
 
 /** tau2's `get_user_details` (read tool). */
-export const getUserDetails: ToolDefinition<{ user_id: string }> = {
+export const getUserDetails = recordLookupTool({
   name: 'get_user_details',
-  aliases: ['GetUserDetailsTool'],
-  kind: 'read',
+  alias: 'GetUserDetailsTool',
   description: "Look up a customer's profile: name, address, email, payment methods and order ids.",
-  parameters: toolParameters({ user_id: stringParam("The user id, for example 'sara_doe_496'.") }),
-  execute: ({ user_id }, context) => snapshot(getUser(sessionDb<RetailDb>(context), user_id)),
-};
+  idName: 'user_id',
+  idParam: stringParam("The user id, for example 'sara_doe_496'."),
+  find: getUser,
+});
 
 /** tau2's `list_all_product_types` (read tool). */
 export const listAllProductTypes: ToolDefinition<Record<string, never>> = {
@@ -121,7 +119,7 @@ export const listAllProductTypes: ToolDefinition<Record<string, never>> = {
     const db = sessionDb<RetailDb>(context);
     const byName: Record<string, string> = {};
     for (const product of Object.values(db.products))
-      assign(byName, product.name, product.product_id);
+      setDictItem(byName, product.name, product.product_id);
     return pythonJsonDumps(byName);
   },
 };

@@ -7,8 +7,8 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
+import { pyFloatStr } from '@scenaro/agent/python';
 import { createTransferTool } from '../common/generic-tools.js';
-import { pyFloatStr } from '../common/python-compat.js';
 import {
   integerParam,
   numberParam,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { pyRound } from '../common/python-compat.js';
+import { pyRound } from '@scenaro/agent/python';
 import { lookup } from '../common/tool-kit.js';
 import {
   NetworkTechnology,

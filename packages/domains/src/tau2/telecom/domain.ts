@@ -6,16 +6,9 @@
  * @module
  */
 import type { DomainModule, ToolDefinition } from '@scenaro/agent';
-import type { EvalDomain, Scenario, SuccessSignal } from '../../scenario.js';
-import { END_CONVERSATION_TOOL } from '../common/generic-tools.js';
-import { agentPrompt, userPrompt } from '../common/prompts.js';
-import {
-  loadVoiceBaseTasks,
-  readDataText,
-  taskToScenario,
-  toolMap,
-} from '../common/task-loader.js';
-import type { Tau2Task } from '../common/task-loader.js';
+import type { EvalDomain, Scenario } from '../../scenario.js';
+import { tau2ScenarioLoader } from '../common/scenario-loader.js';
+import { readDataText } from '../common/task-loader.js';
 import { createTelecomAgentTools } from './agent-tools.js';
 import { fixedClock, TAU2_TELECOM_TODAY } from './clock.js';
 import {
@@ -75,12 +68,6 @@ const TELECOM_USER_GUIDELINES = [
     'on what your tools returned.',
 ];
 
-function telecomSignals(task: Tau2Task): SuccessSignal[] {
-  return (task.evaluation_criteria?.nl_assertions ?? []).length > 0
-    ? ['db_state_assertion', 'nl_assertion', 'clean_exit']
-    : ['db_state_assertion', 'clean_exit'];
-}
-
 /**
  * Scenario name of a telecom task id `[category]issue1|issue2[PERSONA:X]`:
  * `<prefix>__category__issue1__issue2`, plus `__x` unless the persona is `None`.
@@ -96,42 +83,31 @@ export function telecomScenarioName(prefix: string, taskId: string): string {
 function telecomLoader(
   prefix: string,
   techSupportFile: string,
-  agentToolNames: readonly string[],
-  userToolNames: readonly string[],
+  agentTools: readonly string[],
+  userTools: readonly string[],
 ): (dataRoot: string) => Promise<Scenario[]> {
-  return async (dataRoot) => {
-    const [tasks, mainPolicy, techPolicy] = await Promise.all([
-      loadVoiceBaseTasks(dataRoot, TAU2_TELECOM),
-      readDataText(dataRoot, TAU2_TELECOM, 'main_policy.md'),
-      readDataText(dataRoot, TAU2_TELECOM, techSupportFile),
-    ]);
-    const policy =
-      `<main_policy>\n${mainPolicy}\n</main_policy>\n` +
-      `<tech_support_policy>\n${techPolicy}\n</tech_support_policy>`;
-    const prompt = agentPrompt(policy, TELECOM_AGENT_NOTES);
-    const agentTools = toolMap(agentToolNames);
-    const userTools = toolMap(userToolNames);
-    return tasks.map((task) =>
-      taskToScenario(task, {
-        name: (t) => telecomScenarioName(prefix, t.id),
-        domain: TAU2_TELECOM,
-        source: `tau2-bench telecom (${techSupportFile})`,
-        successSignals: telecomSignals,
-        agent: () => ({
-          prompt,
-          tools: structuredClone(agentTools),
-          toolDomain: TAU2_TELECOM,
-          sharedStateInit: { db_path: `${TAU2_TELECOM}/db.json` },
-        }),
-        user: (_t, instructions) => ({
-          prompt: userPrompt(instructions, TELECOM_USER_GUIDELINES),
-          tools: structuredClone(userTools),
-          toolDomain: TAU2_TELECOM,
-          sharedStateInit: { db_path: `${TAU2_TELECOM}/user_db.json` },
-        }),
-      }),
-    );
-  };
+  return tau2ScenarioLoader({
+    prefix,
+    domain: TAU2_TELECOM,
+    source: `tau2-bench telecom (${techSupportFile})`,
+    policy: async (dataRoot) => {
+      const [mainPolicy, techPolicy] = await Promise.all([
+        readDataText(dataRoot, TAU2_TELECOM, 'main_policy.md'),
+        readDataText(dataRoot, TAU2_TELECOM, techSupportFile),
+      ]);
+      return (
+        `<main_policy>\n${mainPolicy}\n</main_policy>\n` +
+        `<tech_support_policy>\n${techPolicy}\n</tech_support_policy>`
+      );
+    },
+    agentNotes: TELECOM_AGENT_NOTES,
+    agentTools,
+    userTools,
+    userGuidelines: TELECOM_USER_GUIDELINES,
+    scenarioName: telecomScenarioName,
+    stateSignal: 'db_state_assertion',
+    nlAssertions: true,
+  });
 }
 
 /** The two telecom eval domains (manual and workflow policy), sharing one module. */
@@ -145,34 +121,17 @@ export function createTau2TelecomDomains(options: Tau2TelecomOptions = {}): Tau2
   const module = createTau2TelecomModule(options);
   const tools = module.tools ?? [];
   const userNames = new Set(telecomUserTools.map((t) => t.name));
-  const agentNames = [
-    ...tools.filter((t: ToolDefinition) => !userNames.has(t.name)).map((t) => t.name),
-    END_CONVERSATION_TOOL,
-  ];
+  const agentNames = tools.filter((t: ToolDefinition) => !userNames.has(t.name)).map((t) => t.name);
   const userToolNames = [...userNames];
+  const variant = (name: string, techSupportFile: string): EvalDomain => ({
+    name,
+    module,
+    loadScenarios: telecomLoader(name, techSupportFile, agentNames, userToolNames),
+    syncState: syncTelecomState,
+  });
   return {
-    telecom: {
-      name: TAU2_TELECOM,
-      module,
-      loadScenarios: telecomLoader(
-        TAU2_TELECOM,
-        'tech_support_manual.md',
-        agentNames,
-        userToolNames,
-      ),
-      syncState: syncTelecomState,
-    },
-    workflow: {
-      name: TAU2_TELECOM_WORKFLOW,
-      module,
-      loadScenarios: telecomLoader(
-        TAU2_TELECOM_WORKFLOW,
-        'tech_support_workflow.md',
-        agentNames,
-        userToolNames,
-      ),
-      syncState: syncTelecomState,
-    },
+    telecom: variant(TAU2_TELECOM, 'tech_support_manual.md'),
+    workflow: variant(TAU2_TELECOM_WORKFLOW, 'tech_support_workflow.md'),
   };
 }
 

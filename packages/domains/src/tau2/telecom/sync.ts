@@ -7,6 +7,7 @@
  */
 import { FORBIDDEN_KEYS, setAtPath } from '@scenaro/agent';
 import type { Db, JsonObject, SyncApplyResult } from '@scenaro/agent';
+import { setDictItem } from '@scenaro/agent/python';
 import type { SyncDeltas } from '../../scenario.js';
 import { findCustomerByPhone, findLineByPhone } from './crm.js';
 import { BillStatus, LineStatus } from './db-types.js';
@@ -94,15 +95,6 @@ function forbidden(key: string): boolean {
   return key.split('.').some((part) => FORBIDDEN_KEYS.has(part));
 }
 
-function defineData(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
-}
-
 /**
  * The `tau2_telecom` sync applier. Per path, first match wins:
  * `surroundings.<rest>` sets key `<rest>` (one key, dots included) of the
@@ -128,10 +120,10 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
           : undefined;
         if (surroundings === undefined) {
           surroundings = {};
-          defineData(db, 'surroundings', surroundings);
+          setDictItem(db, 'surroundings', surroundings);
         }
         if (!isObject(surroundings)) throw new Error(`'${path}': 'surroundings' is not an object`);
-        defineData(surroundings, key, structuredClone(value));
+        setDictItem(surroundings, key, structuredClone(value));
         surroundingsChanged = true;
       } else {
         const match = BILL_PATH.exec(path);
@@ -144,7 +136,7 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
           if (!Array.isArray(bills)) throw new Error(`'${path}': the db has no bills list`);
           const bill = bills.find((b): b is JsonObject => isObject(b) && b['bill_id'] === billId);
           if (!bill) throw new Error(`'${path}': no bill with bill_id '${billId}'`);
-          defineData(bill, field, structuredClone(value));
+          setDictItem(bill, field, structuredClone(value));
         } else {
           setAtPath(db, path, structuredClone(value));
         }

@@ -10,7 +10,7 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { JsonObject, ToolDefinition } from '@scenaro/agent';
-import { pyFloatStr, pyRepr } from '../common/python-compat.js';
+import { pyFloatStr, pythonRepr } from '@scenaro/agent/python';
 import {
   booleanParam,
   enumParam,
@@ -321,7 +321,7 @@ const checkVpnStatus = readTool(
     const d = db.device;
     if (d.vpn_connected) {
       return d.vpn_details
-        ? `VPN is ON and connected. Details: ${pyRepr(d.vpn_details)}`
+        ? `VPN is ON and connected. Details: ${pythonRepr(d.vpn_details)}`
         : 'VPN is ON and connected (no specific details available).';
     }
     if (d.vpn_enabled_setting) return 'VPN is turned ON in settings, but currently not connected.';
@@ -405,7 +405,7 @@ const grantAppPermission: ToolDefinition<{ app_name: string; permission: string 
     if (!Object.prototype.hasOwnProperty.call(app.permissions, key)) {
       throw new ToolError(
         `Error. Permission '${key}' not tracked for app '${app_name}', available permissions: ` +
-          `${pyRepr(Object.keys(app.permissions))}\nStatus Bar: ${statusBar(db)}`,
+          `${pythonRepr(Object.keys(app.permissions))}\nStatus Bar: ${statusBar(db)}`,
       );
     }
     app.permissions[key] = true;

@@ -162,6 +162,9 @@ function binary(op: string, a: PyValue, b: PyValue): PyValue {
   throw syntaxError();
 }
 
+const ADDITIVE: ReadonlySet<string> = new Set(['+', '-']);
+const MULTIPLICATIVE: ReadonlySet<string> = new Set(['*', '/', '//']);
+
 class Parser {
   private i = 0;
   constructor(private readonly tokens: Token[]) {}
@@ -183,28 +186,23 @@ class Parser {
 
   // expr: term (('+' | '-') term)*
   private expr(): PyValue | 'tuple' {
-    let left = this.term();
-    for (
-      let t = this.peek();
-      t.type === 'op' && (t.text === '+' || t.text === '-');
-      t = this.peek()
-    ) {
-      this.next();
-      left = this.apply(t.text, left, this.term());
-    }
-    return left;
+    return this.leftAssociative(ADDITIVE, () => this.term());
   }
 
   // term: factor (('*' | '/' | '//') factor)*
   private term(): PyValue | 'tuple' {
-    let left = this.factor();
-    for (
-      let t = this.peek();
-      t.type === 'op' && (t.text === '*' || t.text === '/' || t.text === '//');
-      t = this.peek()
-    ) {
+    return this.leftAssociative(MULTIPLICATIVE, () => this.factor());
+  }
+
+  /** `operand (op operand)*` for the operators `ops`, applied left to right. */
+  private leftAssociative(
+    ops: ReadonlySet<string>,
+    operand: () => PyValue | 'tuple',
+  ): PyValue | 'tuple' {
+    let left = operand();
+    for (let t = this.peek(); t.type === 'op' && ops.has(t.text); t = this.peek()) {
       this.next();
-      left = this.apply(t.text, left, this.factor());
+      left = this.apply(t.text, left, operand());
     }
     return left;
   }

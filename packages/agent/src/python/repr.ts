@@ -1,8 +1,12 @@
 /**
- * Python `repr()` / `str()` of JSON-like values, so that `get_context_history`
- * can answer in the form the Python reference bridge reads (it `eval`s it).
+ * Python `repr()` / `str()` and type names of JSON-like values, as the Python object they stand
+ * for would print: dicts with quoted keys, `True`/`False`/`None`, ints for integral numbers and
+ * float `repr` for the rest (`-0` is the float `-0.0`, since no Python int is negative zero).
+ *
+ * @module
  */
-import { pythonFloatRepr } from '../scenario/db-hash.js';
+import { PyFloat, pyFloatStr } from './float.js';
+import { isPlainObject } from './dict.js';
 
 /** Characters Python's `str.isprintable()` rejects (other than the ASCII space). */
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
@@ -30,9 +34,9 @@ function reprString(s: string): string {
 }
 
 /**
- * Render a JSON-like value as Python's `repr` would render the equivalent
- * Python object: dicts with single-quoted keys, `True`/`False`/`None`, ints for
- * integral numbers and Python float repr for the rest.
+ * Python's `repr` of the Python object a JSON-like value stands for: dicts with single-quoted
+ * keys, `True`/`False`/`None` (`undefined` too), ints for integral numbers, float repr (`nan`,
+ * `inf`) for the rest, strings escaped and quoted as Python does. Cycles print as `[...]`/`{...}`.
  */
 export function pythonRepr(value: unknown): string {
   const seen = new Set<object>();
@@ -43,9 +47,7 @@ export function pythonRepr(value: unknown): string {
     if (typeof v === 'string') return reprString(v);
     if (typeof v === 'bigint') return v.toString();
     if (typeof v === 'number') {
-      if (Number.isNaN(v)) return 'nan';
-      if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-      return Number.isInteger(v) && !Object.is(v, -0) ? String(v) : pythonFloatRepr(v);
+      return Number.isInteger(v) && !Object.is(v, -0) ? String(v) : pyFloatStr(v);
     }
     if (typeof v !== 'object') return reprString(String(v));
     if (seen.has(v)) return Array.isArray(v) ? '[...]' : '{...}';
@@ -62,4 +64,34 @@ export function pythonRepr(value: unknown): string {
     }
   };
   return render(value);
+}
+
+/** Python's `str()`: a string as itself, anything else as {@link pythonRepr}. */
+export function pythonStr(value: unknown): string {
+  return typeof value === 'string' ? value : pythonRepr(value);
+}
+
+/**
+ * Python's type name of a JSON-like value (`NoneType`, `bool`, `int`, `float`, `str`, `list`,
+ * `dict`), for error texts the reference's clients know. A {@link PyFloat} marker is a `float`;
+ * another class instance is named by its constructor.
+ */
+export function pythonTypeName(value: unknown): string {
+  if (value === null || value === undefined) return 'NoneType';
+  switch (typeof value) {
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return Number.isInteger(value) ? 'int' : 'float';
+    case 'bigint':
+      return 'int';
+    case 'string':
+      return 'str';
+    case 'object':
+      if (Array.isArray(value)) return 'list';
+      if (value instanceof PyFloat) return 'float';
+      return isPlainObject(value) ? 'dict' : (value.constructor?.name ?? 'object');
+    default:
+      return typeof value;
+  }
 }

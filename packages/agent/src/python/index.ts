@@ -1,0 +1,26 @@
+/**
+ * `@scenaro/agent/python`: the Python semantics the project reproduces byte for byte — `repr`
+ * and `str`, float `repr`, `float()`, `round()`, `json.dumps(sort_keys=True, ensure_ascii=True)`,
+ * `==`, string ordering and whitespace, `textwrap.indent`, and the arithmetic tau2's `calculate`
+ * tool evaluates. Tests check each against outputs of CPython 3.11.
+ *
+ * @module
+ */
+export { evaluatePythonArithmetic, PythonError } from './arithmetic.js';
+export { DbHashDepthError, DEFAULT_MAX_DEPTH } from './depth-limit.js';
+export { isPlainObject, setDictItem } from './dict.js';
+export type { DbHashOptions } from './depth-limit.js';
+export { pyEquals } from './equality.js';
+export type { PyEqualsOptions } from './equality.js';
+export { PyFloat, pyFloat, pyFloatStr, pyRound, pythonFloat, pythonFloatRepr } from './float.js';
+export { pythonJsonDumps } from './json-dumps.js';
+export type { PythonJsonDumpsOptions } from './json-dumps.js';
+export { pythonRepr, pythonStr, pythonTypeName } from './repr.js';
+export {
+  compareCodePoints,
+  isPythonWhitespace,
+  pySortedStrings,
+  PYTHON_WHITESPACE_CLASS,
+  pythonStrip,
+  textwrapIndent,
+} from './strings.js';
