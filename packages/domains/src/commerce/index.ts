@@ -54,12 +54,8 @@ export {
 export type { ScenarioFileIssue, ScenarioLoadOptions } from './scenario-loader.js';
 export { DEFAULT_SUCCESS_SIGNALS, scenarioFileSchema, SUCCESS_SIGNALS } from './scenario-schema.js';
 export type { CommerceScenarioFile } from './scenario-schema.js';
-export {
-  findJsonSyntaxError,
-  formatJsonPath,
-  lineColumnAt,
-  locateJsonPath,
-} from './json-locate.js';
+export { formatJsonPath, lineColumnAt, locateJsonPath } from './json-position.js';
+export { findJsonSyntaxError } from './json-syntax.js';
 export { buildAgentPrompt, buildUserPrompt, USER_STOP_TOKEN } from './prompts.js';
 export { initializeCommerceState, replayCommerceScenario } from './replay.js';
 export type { CommerceReplayOptions, CommerceReplayResult, ReplayedAction } from './replay.js';

@@ -17,13 +17,9 @@ import { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH } from './data-root.js';
 import { COMMERCE_DOMAIN } from './define-tool.js';
 import { COMMERCE_TOOLS, commerceTool } from './domain.js';
 import { COMMERCE_INIT_ARGUMENT_SCHEMAS } from './init-functions.js';
-import {
-  findJsonSyntaxError,
-  formatJsonPath,
-  lineColumnAt,
-  locateJsonPath,
-} from './json-locate.js';
-import type { JsonPathSegment } from './json-locate.js';
+import { formatJsonPath, locateJsonPath } from './json-position.js';
+import type { JsonPathSegment } from './json-position.js';
+import { findJsonSyntaxError } from './json-syntax.js';
 import { buildAgentPrompt, buildUserInstructions, buildUserPrompt } from './prompts.js';
 import { SCENARIO_FILE_KEYS, scenarioFileSchema } from './scenario-schema.js';
 import type { CommerceScenarioFile } from './scenario-schema.js';
@@ -415,19 +411,14 @@ export function parseScenarioText(text: string, file: string): CommerceScenarioF
   try {
     raw = JSON.parse(body);
   } catch (err) {
-    const v8Message = err instanceof Error ? err.message : String(err);
     const found = findJsonSyntaxError(body);
-    // Our scanner names the mistake and its position; V8's message is the fallback (its
-    // position, when it gives one, is an offset into the text).
+    // Text nested too deeply for the position-finding parser keeps V8's message, unplaced.
     const problem = found?.tooDeep ? undefined : found;
-    const v8Offset = /at position (\d+)/.exec(v8Message)?.[1];
-    const where =
-      problem ?? (v8Offset === undefined ? undefined : lineColumnAt(body, Number(v8Offset)));
     throw new ScenarioFileError(file, [
       {
         path: '$',
-        message: `invalid JSON: ${problem?.message ?? v8Message}`,
-        ...(where ? { line: where.line, column: where.column } : {}),
+        message: `invalid JSON: ${problem?.message ?? (err instanceof Error ? err.message : String(err))}`,
+        ...(problem ? { line: problem.line, column: problem.column } : {}),
       },
     ]);
   }
