@@ -52,7 +52,7 @@ export type { ScenarioLoadOptions } from './scenario-loader.js';
 export { ScenarioDirError, ScenarioFileError } from './scenario-file-error.js';
 export type { ScenarioFileIssue } from './scenario-file-error.js';
 export { commerceScenarioName } from './scenario-from-file.js';
-export { DEFAULT_SUCCESS_SIGNALS, scenarioFileSchema, SUCCESS_SIGNALS } from './scenario-schema.js';
+export { DEFAULT_SUCCESS_SIGNALS, scenarioFileSchema } from './scenario-schema.js';
 export type { CommerceScenarioFile } from './scenario-schema.js';
 export { formatJsonPath, lineColumnAt, locateJsonPath } from './json-position.js';
 export { findJsonSyntaxError } from './json-syntax.js';
