@@ -1082,30 +1082,23 @@ function makeVariants(r, scheme, sku, baseCents) {
       }
       return variants;
     }
-    case 'shoe': {
+    case 'shoe':
+    case 'apparel': {
+      // One or two colors, each in four sizes: US shoe sizes from 7-9 up, or S to XL.
       const colors = r.sample(scheme.colors, r.int(1, 2));
-      const start = r.int(7, 9);
-      const sizes = [start, start + 1, start + 2, start + 3].map(String);
+      let sizes = ['S', 'M', 'L', 'XL'];
+      let label = (size) => size;
+      if (scheme.kind === 'shoe') {
+        const start = r.int(7, 9);
+        sizes = [start, start + 1, start + 2, start + 3].map(String);
+        label = (size) => `US ${size}`;
+      }
       for (const color of colors) {
         for (const size of sizes) {
           variants.push({
             sku: `${sku}-${colorOf(color)}-${size}`,
             color,
-            size: `US ${size}`,
-            stock: variantStock(r),
-          });
-        }
-      }
-      return variants;
-    }
-    case 'apparel': {
-      const colors = r.sample(scheme.colors, r.int(1, 2));
-      for (const color of colors) {
-        for (const size of ['S', 'M', 'L', 'XL']) {
-          variants.push({
-            sku: `${sku}-${colorOf(color)}-${size}`,
-            color,
-            size,
+            size: label(size),
             stock: variantStock(r),
           });
         }

@@ -6,14 +6,18 @@
 import type { ActionRecord, InitializationAction } from '@scenaro/sdk/protocol';
 import type { DomainModule, JsonObject } from '@scenaro/agent';
 
+/** The scoring signals a scenario can be judged on, in the order the reference checks them. */
+export const SUCCESS_SIGNALS = [
+  'is_action_match',
+  'db_state_match',
+  'db_state_assertion',
+  'nl_assertion',
+  'judge_passed',
+  'clean_exit',
+] as const;
+
 /** A scoring signal a scenario can be judged on. */
-export type SuccessSignal =
-  | 'is_action_match'
-  | 'db_state_match'
-  | 'db_state_assertion'
-  | 'nl_assertion'
-  | 'judge_passed'
-  | 'clean_exit';
+export type SuccessSignal = (typeof SUCCESS_SIGNALS)[number];
 
 export type Side = 'agent' | 'user';
 

@@ -4,8 +4,8 @@
  * @module
  */
 import type { ToolDefinition } from '@scenaro/agent';
-import { dbOf, defineTool } from './define-tool.js';
-import { currentUser, describePaymentMethod } from './shopper.js';
+import { defineTool, objectParameters, shopperOf } from './define-tool.js';
+import { describePaymentMethod } from './shopper.js';
 
 /** `get_user_details`: who is signed in, with addresses, payment methods and order history. */
 export const getUserDetailsTool: ToolDefinition = defineTool<Record<string, never>>({
@@ -14,10 +14,9 @@ export const getUserDetailsTool: ToolDefinition = defineTool<Record<string, neve
   description:
     'The signed-in shopper: name, email, shipping addresses and payment methods (with their ids), ' +
     'gift card balances, and their orders (newest first) with status and total.',
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  parameters: objectParameters(),
   execute(_args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     const orders = db.orders
       .filter((o) => o.user_id === user.id)
       .reverse()
@@ -55,7 +54,7 @@ export const endConversationTool: ToolDefinition = defineTool<Record<string, nev
   exitReason: END_CONVERSATION_REASON,
   description:
     'End the conversation once the shopper has nothing more to ask and has said goodbye. Say goodbye first.',
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  parameters: objectParameters(),
   execute() {
     return { status: 'ended' };
   },

@@ -5,8 +5,13 @@
  */
 import type { ToolDefinition } from '@scenaro/agent';
 import { addToCart, cartView, findCartLine, MAX_LINE_QUANTITY, setCartQuantity } from './cart.js';
-import { dbOf, defineTool, PRODUCT_ID_SCHEMA, SKU_SCHEMA } from './define-tool.js';
-import { currentUser } from './shopper.js';
+import {
+  defineTool,
+  objectParameters,
+  PRODUCT_ID_SCHEMA,
+  shopperOf,
+  SKU_SCHEMA,
+} from './define-tool.js';
 
 /** `add_to_cart`: add units of a product (and variant) to the cart. */
 export const addToCartTool: ToolDefinition = defineTool<{
@@ -21,19 +26,16 @@ export const addToCartTool: ToolDefinition = defineTool<{
     'pass the sku of the variant the shopper chose. Adding a SKU already in the cart adds to its ' +
     `quantity. At most ${MAX_LINE_QUANTITY} units per item, and never more than the stock. ` +
     'Returns the updated cart with totals.',
-  parameters: {
-    type: 'object',
-    properties: {
+  parameters: objectParameters(
+    {
       product_id: PRODUCT_ID_SCHEMA,
       sku: SKU_SCHEMA,
       quantity: { type: 'integer', minimum: 1, maximum: MAX_LINE_QUANTITY, default: 1 },
     },
-    required: ['product_id'],
-    additionalProperties: false,
-  },
+    ['product_id'],
+  ),
   execute(args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     const { item } = addToCart(db, user, args.product_id, args.sku, args.quantity);
     return { added: { sku: item.sku, quantity: args.quantity }, cart: cartView(db, user) };
   },
@@ -47,18 +49,12 @@ export const updateCartQuantityTool: ToolDefinition = defineTool<{ sku: string; 
     description:
       `Set the quantity of an item already in the cart (1 to ${MAX_LINE_QUANTITY}), by its sku. ` +
       'Use remove_from_cart to take an item out.',
-    parameters: {
-      type: 'object',
-      properties: {
-        sku: SKU_SCHEMA,
-        quantity: { type: 'integer', minimum: 1, maximum: MAX_LINE_QUANTITY },
-      },
-      required: ['sku', 'quantity'],
-      additionalProperties: false,
-    },
+    parameters: objectParameters({
+      sku: SKU_SCHEMA,
+      quantity: { type: 'integer', minimum: 1, maximum: MAX_LINE_QUANTITY },
+    }),
     execute(args, context) {
-      const db = dbOf(context);
-      const user = currentUser(db);
+      const { db, user } = shopperOf(context);
       setCartQuantity(db, user, args.sku, args.quantity);
       return cartView(db, user);
     },
@@ -70,15 +66,9 @@ export const removeFromCartTool: ToolDefinition = defineTool<{ sku: string }>({
   name: 'remove_from_cart',
   kind: 'write',
   description: 'Remove an item from the cart, by its sku. Returns the updated cart.',
-  parameters: {
-    type: 'object',
-    properties: { sku: SKU_SCHEMA },
-    required: ['sku'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({ sku: SKU_SCHEMA }),
   execute(args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     const line = findCartLine(user, args.sku);
     user.cart.items.splice(user.cart.items.indexOf(line), 1);
     return cartView(db, user);
@@ -91,9 +81,9 @@ export const getCartTool: ToolDefinition = defineTool<Record<string, never>>({
   kind: 'read',
   description:
     'The cart: each item with sku, options, unit price and quantity, then subtotal, tax (8.25 %) and total in USD.',
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  parameters: objectParameters(),
   execute(_args, context) {
-    const db = dbOf(context);
-    return cartView(db, currentUser(db));
+    const { db, user } = shopperOf(context);
+    return cartView(db, user);
   },
 });

@@ -7,7 +7,7 @@ import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
 import { findProduct, productDetails } from './catalog.js';
 import { buildComparison, COMPARISON_SIZE } from './comparison.js';
-import { dbOf, defineTool, PRODUCT_ID_SCHEMA } from './define-tool.js';
+import { dbOf, defineTool, objectParameters, PRODUCT_ID_SCHEMA } from './define-tool.js';
 import { searchProducts } from './search.js';
 
 /** Most results one search returns. */
@@ -30,9 +30,8 @@ export const searchProductsTool: ToolDefinition = defineTool<SearchArgs>({
     'Search the catalogue. Give the words the shopper used (product type, brand, features, color) ' +
     'and optional filters. Returns the best matches first with id, name, price, rating, stock ' +
     'and the options (color, size...) each product comes in. Prices are in USD.',
-  parameters: {
-    type: 'object',
-    properties: {
+  parameters: objectParameters(
+    {
       query: {
         type: 'string',
         maxLength: 200,
@@ -59,8 +58,8 @@ export const searchProductsTool: ToolDefinition = defineTool<SearchArgs>({
         description: 'How many results.',
       },
     },
-    additionalProperties: false,
-  },
+    [],
+  ),
   execute(args, context) {
     const db = dbOf(context);
     if (args.category !== undefined && !db.products.some((p) => p.category === args.category)) {
@@ -95,12 +94,7 @@ export const getProductDetailsTool: ToolDefinition = defineTool<{ product_id: st
   description:
     'Full details of one product: description, specs, price, and each variant (color, size...) ' +
     'with its SKU, price and stock.',
-  parameters: {
-    type: 'object',
-    properties: { product_id: PRODUCT_ID_SCHEMA },
-    required: ['product_id'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({ product_id: PRODUCT_ID_SCHEMA }),
   execute(args, context) {
     return productDetails(findProduct(dbOf(context), args.product_id));
   },
@@ -123,12 +117,7 @@ export const compareProductsTool: ToolDefinition = defineTool<{ product_ids: str
   description:
     'Compare 2 to 4 products side by side: price, rating, availability, options and specs. ' +
     'Returns a table whose rows list one value per product, in the order given.',
-  parameters: {
-    type: 'object',
-    properties: { product_ids: COMPARE_IDS_SCHEMA },
-    required: ['product_ids'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({ product_ids: COMPARE_IDS_SCHEMA }),
   execute(args, context) {
     return buildComparison(dbOf(context), args.product_ids);
   },

@@ -141,23 +141,21 @@ export function setStock(resolved: ResolvedSku, stock: number): void {
   else resolved.product.stock = stock;
 }
 
+/** What every view of a product starts with: its id, name, brand, category, price and rating. */
+export type ProductHeadline = { product_id: string } & Pick<
+  Product,
+  'name' | 'brand' | 'category' | 'price' | 'rating' | 'review_count'
+>;
+
 /** A product as a search result line: enough to talk about it, not every detail. */
-export interface ProductSummary {
-  product_id: string;
-  name: string;
-  brand: string;
-  category: string;
-  price: number;
-  rating: number;
-  review_count: number;
+export interface ProductSummary extends ProductHeadline {
   in_stock: boolean;
   /** Option values to choose from, when the product has variants. */
   options?: Partial<Record<VariantOptionKey, string[]>>;
 }
 
-/** The summary view of a product. */
-export function productSummary(product: Product): ProductSummary {
-  const summary: ProductSummary = {
+function productHeadline(product: Product): ProductHeadline {
+  return {
     product_id: product.id,
     name: product.name,
     brand: product.brand,
@@ -165,8 +163,12 @@ export function productSummary(product: Product): ProductSummary {
     price: product.price,
     rating: product.rating,
     review_count: product.review_count,
-    in_stock: isInStock(product),
   };
+}
+
+/** The summary view of a product. */
+export function productSummary(product: Product): ProductSummary {
+  const summary: ProductSummary = { ...productHeadline(product), in_stock: isInStock(product) };
   if (product.variants.length > 0) summary.options = optionValues(product);
   return summary;
 }
@@ -174,13 +176,7 @@ export function productSummary(product: Product): ProductSummary {
 /** The full view of a product, with each variant's options, price and availability. */
 export function productDetails(product: Product): Record<string, unknown> {
   const details: Record<string, unknown> = {
-    product_id: product.id,
-    name: product.name,
-    brand: product.brand,
-    category: product.category,
-    price: product.price,
-    rating: product.rating,
-    review_count: product.review_count,
+    ...productHeadline(product),
     description: product.description,
     specs: { ...product.specs },
     in_stock: isInStock(product),

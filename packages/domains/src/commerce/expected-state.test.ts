@@ -17,50 +17,30 @@ const db = {
 
 describe('readAtPath', () => {
   it('selects list elements by id, by sku and by index', () => {
-    expect(readAtPath(db, 'users[u_1].cart.items[A-1-BLK].quantity')).toEqual({
-      found: true,
-      value: 2,
-    });
-    expect(readAtPath(db, 'users[u_1].cart.items[0].sku')).toEqual({
-      found: true,
-      value: 'A-1-BLK',
-    });
-    expect(readAtPath(db, 'users[u_1].cart.items[p_1].quantity')).toEqual({
-      found: true,
-      value: 2,
-    });
-    expect(readAtPath(db, 'products[p_1].variants[A-1-BLK].stock')).toEqual({
-      found: true,
-      value: 3,
-    });
-    expect(readAtPath(db, 'users[u_1].selection.product_ids[1]')).toEqual({
-      found: true,
-      value: 'p_3',
-    });
-    expect(readAtPath(db, 'orders[o_1]')).toEqual({ found: true, value: db.orders[0] });
+    const found: [string, unknown][] = [
+      ['users[u_1].cart.items[A-1-BLK].quantity', 2],
+      ['users[u_1].cart.items[0].sku', 'A-1-BLK'],
+      ['users[u_1].cart.items[p_1].quantity', 2],
+      ['products[p_1].variants[A-1-BLK].stock', 3],
+      ['users[u_1].selection.product_ids[1]', 'p_3'],
+      ['orders[o_1]', db.orders[0]],
+    ];
+    for (const [path, value] of found) {
+      expect(readAtPath(db, path), path).toEqual({ found: true, value });
+    }
   });
 
   it('explains what is missing', () => {
-    expect(readAtPath(db, 'users[u_9].cart')).toEqual({
-      found: false,
-      reason: "no element 'users[u_9]'",
-    });
-    expect(readAtPath(db, 'users[u_1].wishlist')).toEqual({
-      found: false,
-      reason: "no key 'users[u_1].wishlist'",
-    });
-    expect(readAtPath(db, 'orders[o_1].status.code')).toEqual({
-      found: false,
-      reason: "'orders[o_1].status' is not an object",
-    });
-    expect(readAtPath(db, 'orders.status[x]')).toEqual({
-      found: false,
-      reason: "'orders' is not an object",
-    });
-    expect(readAtPath(db, 'users[u_1].cart[x]')).toEqual({
-      found: false,
-      reason: "'users[u_1].cart' is not a list",
-    });
+    const missing: [string, string][] = [
+      ['users[u_9].cart', "no element 'users[u_9]'"],
+      ['users[u_1].wishlist', "no key 'users[u_1].wishlist'"],
+      ['orders[o_1].status.code', "'orders[o_1].status' is not an object"],
+      ['orders.status[x]', "'orders' is not an object"],
+      ['users[u_1].cart[x]', "'users[u_1].cart' is not a list"],
+    ];
+    for (const [path, reason] of missing) {
+      expect(readAtPath(db, path), path).toEqual({ found: false, reason });
+    }
     expect(readAtPath(db, 'users[u_1].cart.items[5]')).toMatchObject({ found: false });
   });
 

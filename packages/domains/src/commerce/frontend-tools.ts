@@ -10,7 +10,13 @@ import type { ToolDefinition } from '@scenaro/agent';
 import { findProduct, productDetails, productSummary, resolveSku } from './catalog.js';
 import { COMPARE_IDS_SCHEMA } from './catalog-tools.js';
 import { buildComparison } from './comparison.js';
-import { dbOf, defineTool, PRODUCT_ID_SCHEMA, SKU_SCHEMA } from './define-tool.js';
+import {
+  dbOf,
+  defineTool,
+  objectParameters,
+  PRODUCT_ID_SCHEMA,
+  SKU_SCHEMA,
+} from './define-tool.js';
 
 /** Storefront feature names the frontend tools render into. */
 export const COMMERCE_FEATURES = {
@@ -32,9 +38,8 @@ export const showProductsTool: ToolDefinition = defineTool<{
   frontend: { feature: COMMERCE_FEATURES.PRODUCT_GRID },
   description:
     'Show products to the shopper as a grid of cards on the store page (use it whenever you present search results or suggestions), in the order given.',
-  parameters: {
-    type: 'object',
-    properties: {
+  parameters: objectParameters(
+    {
       product_ids: {
         type: 'array',
         items: PRODUCT_ID_SCHEMA,
@@ -48,9 +53,8 @@ export const showProductsTool: ToolDefinition = defineTool<{
         description: 'Optional heading, e.g. "Running shoes under $100".',
       },
     },
-    required: ['product_ids'],
-    additionalProperties: false,
-  },
+    ['product_ids'],
+  ),
   execute(args, context) {
     const db = dbOf(context);
     const products = args.product_ids.map((id) => productSummary(findProduct(db, id)));
@@ -70,12 +74,7 @@ export const showProductTool: ToolDefinition = defineTool<{ product_id: string; 
   frontend: { feature: COMMERCE_FEATURES.PRODUCT_DETAIL },
   description:
     'Open the detail panel of one product on the store page, optionally with one variant (sku) preselected.',
-  parameters: {
-    type: 'object',
-    properties: { product_id: PRODUCT_ID_SCHEMA, sku: SKU_SCHEMA },
-    required: ['product_id'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({ product_id: PRODUCT_ID_SCHEMA, sku: SKU_SCHEMA }, ['product_id']),
   execute(args, context) {
     const product = findProduct(dbOf(context), args.product_id);
     const selected = args.sku === undefined ? undefined : resolveSku(product, args.sku).sku;
@@ -93,12 +92,7 @@ export const showComparisonTool: ToolDefinition = defineTool<{ product_ids: stri
   kind: 'frontend',
   frontend: { feature: COMMERCE_FEATURES.COMPARISON },
   description: 'Show a side-by-side comparison table of 2 to 4 products on the store page.',
-  parameters: {
-    type: 'object',
-    properties: { product_ids: COMPARE_IDS_SCHEMA },
-    required: ['product_ids'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({ product_ids: COMPARE_IDS_SCHEMA }),
   execute(args, context) {
     return {
       feature: COMMERCE_FEATURES.COMPARISON,

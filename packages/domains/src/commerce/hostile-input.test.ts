@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkExpectedState } from './expected-state.js';
-import { loadScenarioFile, ScenarioFileError } from './scenario-loader.js';
+import { ScenarioFileError } from './scenario-file-error.js';
+import { loadScenarioFile } from './scenario-loader.js';
 import { createCommerceSession } from './session.js';
 
 function expectNoPollution(): void {

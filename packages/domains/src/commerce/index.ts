@@ -43,23 +43,19 @@ export type {
   PathReadResult,
 } from './expected-state.js';
 export {
-  commerceScenarioName,
   loadCommercePolicy,
   loadScenarioDir,
   loadScenarioFile,
   parseScenarioText,
-  ScenarioDirError,
-  ScenarioFileError,
 } from './scenario-loader.js';
-export type { ScenarioFileIssue, ScenarioLoadOptions } from './scenario-loader.js';
-export { DEFAULT_SUCCESS_SIGNALS, scenarioFileSchema, SUCCESS_SIGNALS } from './scenario-schema.js';
+export type { ScenarioLoadOptions } from './scenario-loader.js';
+export { ScenarioDirError, ScenarioFileError } from './scenario-file-error.js';
+export type { ScenarioFileIssue } from './scenario-file-error.js';
+export { commerceScenarioName } from './scenario-from-file.js';
+export { DEFAULT_SUCCESS_SIGNALS, scenarioFileSchema } from './scenario-schema.js';
 export type { CommerceScenarioFile } from './scenario-schema.js';
-export {
-  findJsonSyntaxError,
-  formatJsonPath,
-  lineColumnAt,
-  locateJsonPath,
-} from './json-locate.js';
+export { formatJsonPath, lineColumnAt, locateJsonPath } from './json-position.js';
+export { findJsonSyntaxError } from './json-syntax.js';
 export { buildAgentPrompt, buildUserPrompt, USER_STOP_TOKEN } from './prompts.js';
 export { initializeCommerceState, replayCommerceScenario } from './replay.js';
 export type { CommerceReplayOptions, CommerceReplayResult, ReplayedAction } from './replay.js';

@@ -21,6 +21,14 @@ const giftBalance = (session: CommerceSession, userId: string, id: string): numb
   return method?.type === 'gift_card' ? method.balance : undefined;
 };
 
+const placeOrder = (session: CommerceSession, paymentMethodId: string, addressId: string) =>
+  session.call('place_order', {
+    payment_method_id: paymentMethodId,
+    shipping_address_id: addressId,
+  });
+const cancelOrder = (session: CommerceSession, orderId: string, reason: string) =>
+  session.call('cancel_order', { order_id: orderId, reason });
+
 function withCart(
   userId: string,
   items: { product_id: string; sku?: string; quantity?: number }[],
@@ -38,10 +46,7 @@ describe('place_order', () => {
       { product_id: 'p_0133', quantity: 2 },
     ]);
     expect(nextOrderId(db(session))).toBe('o_1025');
-    const outcome = await session.call('place_order', {
-      payment_method_id: 'card_001_visa',
-      shipping_address_id: 'addr_001_home',
-    });
+    const outcome = await placeOrder(session, 'card_001_visa', 'addr_001_home');
     expect(outcome.ok).toBe(true);
     expect(outcome.result).toMatchObject({
       order_id: 'o_1025',
@@ -72,19 +77,13 @@ describe('place_order', () => {
     expect(db(session).users.find((u) => u.id === 'u_001')?.cart.items).toEqual([]);
 
     await session.call('add_to_cart', { product_id: 'p_0133' });
-    const second = await session.call('place_order', {
-      payment_method_id: 'paypal_001',
-      shipping_address_id: 'addr_001_work',
-    });
+    const second = await placeOrder(session, 'paypal_001', 'addr_001_work');
     expect(second.result).toMatchObject({ order_id: 'o_1026' });
   });
 
   it('uses variant prices', async () => {
     const session = await withCart('u_002', [{ product_id: 'p_0066', sku: 'PHN-0066-BLU-256GB' }]);
-    const outcome = await session.call('place_order', {
-      payment_method_id: 'card_002_mc',
-      shipping_address_id: 'addr_002_home',
-    });
+    const outcome = await placeOrder(session, 'card_002_mc', 'addr_002_home');
     // 1141.49 + 8.25 % (94.172925 -> 94.17)
     expect(outcome.result).toMatchObject({ subtotal: 1141.49, tax: 94.17, total: 1235.66 });
   });
@@ -94,10 +93,7 @@ describe('place_order', () => {
       { product_id: 'p_0246', sku: 'FIT-0246-12KG' },
       { product_id: 'p_0256', sku: 'FIT-0256-SAG', quantity: 2 },
     ]);
-    const outcome = await session.call('place_order', {
-      payment_method_id: 'gift_004',
-      shipping_address_id: 'addr_004_home',
-    });
+    const outcome = await placeOrder(session, 'gift_004', 'addr_004_home');
     expect(outcome.result).toMatchObject({
       total: 182.82,
       payment_method: 'gift card (balance $67.18)',
@@ -108,10 +104,7 @@ describe('place_order', () => {
   it('refuses a gift card that does not cover the total and changes nothing', async () => {
     const session = await withCart('u_002', [{ product_id: 'p_0278', sku: 'GAM-0278-LIN' }]);
     const before = structuredClone(session.state.db);
-    const outcome = await session.call('place_order', {
-      payment_method_id: 'gift_002',
-      shipping_address_id: 'addr_002_home',
-    });
+    const outcome = await placeOrder(session, 'gift_002', 'addr_002_home');
     expect(outcome.error).toBe(
       'The gift card balance ($20.00) does not cover the order total ($61.69); gift cards cannot be combined ' +
         'with another payment method. Choose another payment method or remove items.',
@@ -122,24 +115,10 @@ describe('place_order', () => {
 
   it("refuses another shopper's payment method or address, and unknown ones", async () => {
     const session = await withCart('u_002', [{ product_id: 'p_0133' }]);
-    expect(
-      (
-        await session.call('place_order', {
-          payment_method_id: 'card_001_visa',
-          shipping_address_id: 'addr_002_home',
-        })
-      ).error,
-    ).toBe(
+    expect((await placeOrder(session, 'card_001_visa', 'addr_002_home')).error).toBe(
       "Payment method 'card_001_visa' does not belong to James Okafor. Their payment methods: card_002_mc, gift_002.",
     );
-    expect(
-      (
-        await session.call('place_order', {
-          payment_method_id: 'card_002_mc',
-          shipping_address_id: 'addr_001_home',
-        })
-      ).error,
-    ).toBe(
+    expect((await placeOrder(session, 'card_002_mc', 'addr_001_home')).error).toBe(
       "Address 'addr_001_home' does not belong to James Okafor. Their addresses: addr_002_home (home).",
     );
     expect((await session.call('place_order', { payment_method_id: 'card_002_mc' })).error).toMatch(
@@ -149,14 +128,9 @@ describe('place_order', () => {
 
   it('refuses an empty cart', async () => {
     const session = await createCommerceSession({ userId: 'u_006' });
-    expect(
-      (
-        await session.call('place_order', {
-          payment_method_id: 'card_006_mc',
-          shipping_address_id: 'addr_006_home',
-        })
-      ).error,
-    ).toBe('The cart is empty; add items before placing an order.');
+    expect((await placeOrder(session, 'card_006_mc', 'addr_006_home')).error).toBe(
+      'The cart is empty; add items before placing an order.',
+    );
   });
 
   it('refuses when stock fell below the cart quantity', async () => {
@@ -167,14 +141,7 @@ describe('place_order', () => {
         { func_name: 'set_stock', arguments: { product_id: 'p_0133', stock: 2 } },
       ],
     });
-    expect(
-      (
-        await session.call('place_order', {
-          payment_method_id: 'card_006_mc',
-          shipping_address_id: 'addr_006_home',
-        })
-      ).error,
-    ).toBe(
+    expect((await placeOrder(session, 'card_006_mc', 'addr_006_home')).error).toBe(
       'Not enough stock for: Alpenwerk Trek Rechargeable Headlamp OUT-0133 (in cart 4, in stock 2). Update the cart first.',
     );
   });
@@ -184,10 +151,7 @@ describe('cancel_order', () => {
   it('cancels a processing gift-card order: restock and refund to the gift card', async () => {
     const session = await createCommerceSession({ userId: 'u_004' });
     const stockBefore = variantStock(session, 'p_0237', 'HOM-0237-9KG') ?? 0;
-    const outcome = await session.call('cancel_order', {
-      order_id: 'o_1017',
-      reason: 'found_better_price',
-    });
+    const outcome = await cancelOrder(session, 'o_1017', 'found_better_price');
     expect(outcome.result).toEqual({
       order_id: 'o_1017',
       status: 'cancelled',
@@ -205,10 +169,7 @@ describe('cancel_order', () => {
 
   it('cancels a pending card order without touching gift cards', async () => {
     const session = await createCommerceSession({ userId: 'u_001' });
-    const outcome = await session.call('cancel_order', {
-      order_id: 'o_1023',
-      reason: 'no_longer_needed',
-    });
+    const outcome = await cancelOrder(session, 'o_1023', 'no_longer_needed');
     expect(outcome.result).toMatchObject({
       status: 'cancelled',
       refund_method: 'visa card ending 4242',
@@ -219,8 +180,8 @@ describe('cancel_order', () => {
   it('refuses shipped, delivered and already cancelled orders', async () => {
     const session = await createCommerceSession({ userId: 'u_002' });
     const cancel = async (order_id: string) =>
-      (await session.call('cancel_order', { order_id, reason: 'other' })).error;
-    await session.call('cancel_order', { order_id: 'o_1016', reason: 'other' });
+      (await cancelOrder(session, order_id, 'other')).error;
+    await cancelOrder(session, 'o_1016', 'other');
     expect(await cancel('o_1016')).toBe(
       'Order o_1016 is already cancelled and cannot be cancelled; only pending or processing orders can be.',
     );
@@ -228,19 +189,19 @@ describe('cancel_order', () => {
       'Order o_1003 has already been delivered and cannot be cancelled; only pending or processing orders can be.',
     );
     const maya = await createCommerceSession({ userId: 'u_001' });
-    expect(
-      (await maya.call('cancel_order', { order_id: 'o_1013', reason: 'other' })).error,
-    ).toMatch(/^Order o_1013 has already shipped/);
+    expect((await cancelOrder(maya, 'o_1013', 'other')).error).toMatch(
+      /^Order o_1013 has already shipped/,
+    );
   });
 
   it("refuses another shopper's order and an unlisted reason", async () => {
     const session = await createCommerceSession({ userId: 'u_002' });
-    expect(
-      (await session.call('cancel_order', { order_id: 'o_1017', reason: 'other' })).error,
-    ).toBe("No order 'o_1017' found for James Okafor.");
-    expect(
-      (await session.call('cancel_order', { order_id: 'o_1016', reason: 'because' })).error,
-    ).toMatch(/argument 'reason' must be equal to one of the allowed values/);
+    expect((await cancelOrder(session, 'o_1017', 'other')).error).toBe(
+      "No order 'o_1017' found for James Okafor.",
+    );
+    expect((await cancelOrder(session, 'o_1016', 'because')).error).toMatch(
+      /argument 'reason' must be equal to one of the allowed values/,
+    );
   });
 });
 

@@ -4,10 +4,10 @@
  * @module
  */
 import type { ToolDefinition } from '@scenaro/agent';
-import { dbOf, defineTool } from './define-tool.js';
+import { defineTool, objectParameters, shopperOf } from './define-tool.js';
 import { CANCEL_REASONS, cancelOrder, orderView, placeOrder } from './orders.js';
 import type { CancelReason } from './orders.js';
-import { currentUser, describePaymentMethod, findOrderOf } from './shopper.js';
+import { describePaymentMethod, findOrderOf } from './shopper.js';
 
 const ORDER_ID_SCHEMA = {
   type: 'string',
@@ -28,18 +28,12 @@ export const placeOrderTool: ToolDefinition = defineTool<{
     'shipped to one of their addresses (ids from get_user_details). A gift card must cover the ' +
     'whole total. Only call this after the shopper confirmed the items, total, payment method and ' +
     'address. Empties the cart and returns the order.',
-  parameters: {
-    type: 'object',
-    properties: {
-      payment_method_id: { type: 'string', minLength: 1, maxLength: 64 },
-      shipping_address_id: { type: 'string', minLength: 1, maxLength: 64 },
-    },
-    required: ['payment_method_id', 'shipping_address_id'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({
+    payment_method_id: { type: 'string', minLength: 1, maxLength: 64 },
+    shipping_address_id: { type: 'string', minLength: 1, maxLength: 64 },
+  }),
   execute(args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     const order = placeOrder(db, user, args.payment_method_id, args.shipping_address_id);
     return orderView(user, order);
   },
@@ -56,18 +50,12 @@ export const cancelOrderTool: ToolDefinition = defineTool<{
     "Cancel one of the shopper's orders that is still pending or processing (shipped and delivered " +
     'orders cannot be cancelled). Items go back to stock; a gift card is refunded to its balance, ' +
     'cards and PayPal to the original account. Only call this after the shopper confirmed.',
-  parameters: {
-    type: 'object',
-    properties: {
-      order_id: ORDER_ID_SCHEMA,
-      reason: { type: 'string', enum: [...CANCEL_REASONS] },
-    },
-    required: ['order_id', 'reason'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({
+    order_id: ORDER_ID_SCHEMA,
+    reason: { type: 'string', enum: [...CANCEL_REASONS] },
+  }),
   execute(args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     const order = cancelOrder(findOrderOf(db, user, args.order_id), user, db, args.reason);
     const method = user.payment_methods.find((m) => m.id === order.payment_method_id);
     return {
@@ -86,15 +74,9 @@ export const getOrderDetailsTool: ToolDefinition = defineTool<{ order_id: string
   kind: 'read',
   description:
     "Details of one of the shopper's orders: status, items, totals, payment and address.",
-  parameters: {
-    type: 'object',
-    properties: { order_id: ORDER_ID_SCHEMA },
-    required: ['order_id'],
-    additionalProperties: false,
-  },
+  parameters: objectParameters({ order_id: ORDER_ID_SCHEMA }),
   execute(args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     return orderView(user, findOrderOf(db, user, args.order_id));
   },
 });

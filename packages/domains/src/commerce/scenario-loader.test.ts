@@ -4,13 +4,8 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMERCE_DATA_ROOT } from './data-root.js';
 import { COMMERCE_TOOLS } from './domain.js';
-import {
-  loadScenarioDir,
-  loadScenarioFile,
-  MAX_SCENARIO_FILE_BYTES,
-  ScenarioDirError,
-  ScenarioFileError,
-} from './scenario-loader.js';
+import { ScenarioDirError, ScenarioFileError } from './scenario-file-error.js';
+import { loadScenarioDir, loadScenarioFile, MAX_SCENARIO_FILE_BYTES } from './scenario-loader.js';
 
 const SHIPPED = path.join(COMMERCE_DATA_ROOT, 'commerce', 'scenarios');
 

@@ -6,22 +6,11 @@
  * @module
  */
 import { z } from 'zod';
-
-/** Scoring signals a scenario may whitelist. */
-export const SUCCESS_SIGNALS = [
-  'is_action_match',
-  'db_state_match',
-  'db_state_assertion',
-  'nl_assertion',
-  'judge_passed',
-  'clean_exit',
-] as const;
+import { SUCCESS_SIGNALS } from '../scenario.js';
+import type { SuccessSignal } from '../scenario.js';
 
 /** Signals used when a file names none: the end-state hash and a clean exit. */
-export const DEFAULT_SUCCESS_SIGNALS: readonly (typeof SUCCESS_SIGNALS)[number][] = [
-  'db_state_match',
-  'clean_exit',
-];
+export const DEFAULT_SUCCESS_SIGNALS: readonly SuccessSignal[] = ['db_state_match', 'clean_exit'];
 
 /** Default conversation limit, in seconds. */
 export const DEFAULT_MAX_DURATION_SECONDS = 600;

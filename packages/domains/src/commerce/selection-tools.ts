@@ -4,17 +4,11 @@
  * @module
  */
 import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition, ToolParametersSchema } from '@scenaro/agent';
+import type { ToolDefinition } from '@scenaro/agent';
 import { addToSelection, selectionView } from './cart.js';
-import { dbOf, defineTool, PRODUCT_ID_SCHEMA } from './define-tool.js';
-import { currentUser } from './shopper.js';
+import { defineTool, objectParameters, PRODUCT_ID_SCHEMA, shopperOf } from './define-tool.js';
 
-const PRODUCT_ARGS: ToolParametersSchema = {
-  type: 'object',
-  properties: { product_id: PRODUCT_ID_SCHEMA },
-  required: ['product_id'],
-  additionalProperties: false,
-};
+const PRODUCT_ARGS = objectParameters({ product_id: PRODUCT_ID_SCHEMA });
 
 /** `add_to_selection`: shortlist a product. */
 export const addToSelectionTool: ToolDefinition = defineTool<{ product_id: string }>({
@@ -24,8 +18,7 @@ export const addToSelectionTool: ToolDefinition = defineTool<{ product_id: strin
     "Add a product to the shopper's selection (their shortlist of products to consider). Not the cart.",
   parameters: PRODUCT_ARGS,
   execute(args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     addToSelection(db, user, args.product_id);
     return selectionView(db, user);
   },
@@ -38,8 +31,7 @@ export const removeFromSelectionTool: ToolDefinition = defineTool<{ product_id: 
   description: "Remove a product from the shopper's selection.",
   parameters: PRODUCT_ARGS,
   execute(args, context) {
-    const db = dbOf(context);
-    const user = currentUser(db);
+    const { db, user } = shopperOf(context);
     const index = user.selection.product_ids.indexOf(args.product_id);
     if (index < 0) {
       throw new ToolError(`Product '${args.product_id}' is not in the selection.`);
@@ -54,9 +46,9 @@ export const getSelectionTool: ToolDefinition = defineTool<Record<string, never>
   name: 'get_selection',
   kind: 'read',
   description: "The shopper's selection (shortlist) with a summary of each product.",
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  parameters: objectParameters(),
   execute(_args, context) {
-    const db = dbOf(context);
-    return selectionView(db, currentUser(db));
+    const { db, user } = shopperOf(context);
+    return selectionView(db, user);
   },
 });

@@ -9,6 +9,8 @@
  * @module
  */
 import type { DbDiff } from '@scenaro/agent';
+import { SUCCESS_SIGNALS } from '@scenaro/domains';
+import type { SuccessSignal } from '@scenaro/domains';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
 import type { BridgeFailure, SideTokenUsage, StopReason } from '../bridge/types.js';
 
@@ -16,15 +18,8 @@ import type { BridgeFailure, SideTokenUsage, StopReason } from '../bridge/types.
 export type NotApplicable = 'N/A';
 
 /** The names of the composite-success signals, in the order the reference checks them. */
-export const SIGNAL_NAMES = [
-  'is_action_match',
-  'db_state_match',
-  'db_state_assertion',
-  'nl_assertion',
-  'judge_passed',
-  'clean_exit',
-] as const;
-export type SignalName = (typeof SIGNAL_NAMES)[number];
+export const SIGNAL_NAMES = SUCCESS_SIGNALS;
+export type SignalName = SuccessSignal;
 
 /** `{count, mean_ms, p50_ms, p95_ms, min_ms, max_ms}`; every value is -1 when there are none. */
 export interface LatencyStats {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createScenarioState, executeBoundTool } from '@scenaro/agent';
-import type { Db, ScenarioState, ToolCallOutcome, ToolDefinition } from '@scenaro/agent';
+import type { Db } from '@scenaro/agent';
+import { rawDb, stateWith, toolCaller } from '../../test-support/tool-calls.js';
 import { airlineTools } from './domain.js';
 
 function fixture(): Db {
@@ -78,24 +78,9 @@ function fixture(): Db {
   };
 }
 
-function session(): ScenarioState {
-  const state = createScenarioState();
-  state.db = fixture();
-  return state;
-}
-
-function tool(name: string): ToolDefinition {
-  const found = airlineTools.find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-}
-
-function call(state: ScenarioState, name: string, args: object): Promise<ToolCallOutcome> {
-  return executeBoundTool(state, { tool: tool(name), domain: 'tau2_airline', options: {} }, args);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const db = (state: ScenarioState): any => state.db;
+const session = () => stateWith(fixture());
+const call = toolCaller(airlineTools, 'tau2_airline');
+const db = rawDb;
 
 describe('tau2 airline tools', () => {
   it('books a reservation: prices, seats, payments and the recorded result', async () => {
@@ -193,19 +178,16 @@ describe('tau2 airline tools', () => {
 
   it('changes flights: keeps unchanged legs, charges the difference, refuses certificates', async () => {
     const state = session();
-    const refused = await call(state, 'update_reservation_flights', {
-      reservation_id: 'ABC123',
-      cabin: 'business',
-      flights: [{ flight_number: 'HAT001', date: '2024-05-20' }],
-      payment_id: 'certificate_1',
-    });
+    const toBusiness = (payment_id: string) =>
+      call(state, 'update_reservation_flights', {
+        reservation_id: 'ABC123',
+        cabin: 'business',
+        flights: [{ flight_number: 'HAT001', date: '2024-05-20' }],
+        payment_id,
+      });
+    const refused = await toBusiness('certificate_1');
     expect(refused.error).toBe('Certificate cannot be used to update reservation');
-    const out = await call(state, 'update_reservation_flights', {
-      reservation_id: 'ABC123',
-      cabin: 'business',
-      flights: [{ flight_number: 'HAT001', date: '2024-05-20' }],
-      payment_id: 'credit_card_1',
-    });
+    const out = await toBusiness('credit_card_1');
     expect(out.result).toEqual({ reservation_id: 'ABC123', charged: 210 });
     const reservation = db(state).reservations.ABC123;
     expect(reservation.cabin).toBe('business');
@@ -214,12 +196,7 @@ describe('tau2 airline tools', () => {
       amount: 210,
     });
     // Same cabin and same leg: the stored price is kept, nothing is charged or recorded as a payment.
-    const same = await call(state, 'update_reservation_flights', {
-      reservation_id: 'ABC123',
-      cabin: 'business',
-      flights: [{ flight_number: 'HAT001', date: '2024-05-20' }],
-      payment_id: 'gift_card_1',
-    });
+    const same = await toBusiness('gift_card_1');
     expect(same.result).toEqual({ reservation_id: 'ABC123', charged: 0 });
     expect(reservation.payment_history).toHaveLength(2);
   });

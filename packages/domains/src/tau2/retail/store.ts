@@ -5,6 +5,7 @@
  * @module
  */
 import { ToolError } from '@scenaro/agent';
+import { pyRound } from '@scenaro/agent/python';
 import { countOf, lookup } from '../common/tool-kit.js';
 import type { Order, PaymentMethod, Product, RetailDb, User, Variant } from './db-types.js';
 
@@ -59,6 +60,56 @@ export function getPaymentMethod(
 /** tau2's loose pending check (`"pending" in status`), used for address and payment changes. */
 export function isPendingOrder(order: Order): boolean {
   return order.status.includes('pending');
+}
+
+/** tau2's strict pending check, used for cancelling and changing items. */
+export function isStrictlyPending(order: Order): boolean {
+  return order.status === 'pending';
+}
+
+/** Whether the order was delivered (returns and exchanges need it). */
+export function isDelivered(order: Order): boolean {
+  return order.status === 'delivered';
+}
+
+/** The order (`_get_order`), refused with `refusal` unless `allowed(order)`. */
+export function getOrderIf(
+  db: RetailDb,
+  orderId: string,
+  allowed: (order: Order) => boolean,
+  refusal: string,
+): Order {
+  const order = getOrder(db, orderId);
+  if (!allowed(order)) throw new ToolError(refusal);
+  return order;
+}
+
+/**
+ * The variants replacing the order's items `itemIds` with `newItemIds` (position by position,
+ * available, of the same product) and the price difference, rounded to cents; tau2's errors for an
+ * unknown item or variant. `distinct`: also refuse a new id equal to the old one.
+ */
+export function itemSwap(
+  db: RetailDb,
+  order: Order,
+  itemIds: readonly string[],
+  newItemIds: readonly string[],
+  distinct: boolean,
+): { variants: Variant[]; diff: number } {
+  let diff = 0;
+  const variants: Variant[] = [];
+  itemIds.forEach((itemId, i) => {
+    const newItemId = newItemIds[i] as string;
+    if (distinct && itemId === newItemId)
+      throw new ToolError('The new item id should be different from the old item id');
+    const item = order.items.find((it) => it.item_id === itemId);
+    if (!item) throw new ToolError(`Item ${itemId} not found`);
+    const variant = getVariant(db, item.product_id, newItemId);
+    if (!variant.available) throw new ToolError(`New item ${newItemId} not found or available`);
+    variants.push(variant);
+    diff += variant.price - item.price;
+  });
+  return { variants, diff: pyRound(diff, 2) };
 }
 
 /**

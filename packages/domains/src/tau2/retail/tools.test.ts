@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScenarioState, executeBoundTool } from '@scenaro/agent';
-import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent';
+import { rawDb, stateWith, toolCaller } from '../../test-support/tool-calls.js';
 import { retailTools } from './domain.js';
 
 const address = {
@@ -11,6 +10,17 @@ const address = {
   state: 'TX',
   zip: '78701',
 };
+
+/** The red T-shirt as an order item. */
+function redShirt(): Record<string, unknown> {
+  return {
+    name: 'T-Shirt',
+    product_id: '1000000001',
+    item_id: '2000000001',
+    price: 10.1,
+    options: { color: 'red' },
+  };
+}
 
 function fixture(): Record<string, unknown> {
   return {
@@ -82,13 +92,7 @@ function fixture(): Record<string, unknown> {
         user_id: 'bo_chen_1',
         address,
         items: [
-          {
-            name: 'T-Shirt',
-            product_id: '1000000001',
-            item_id: '2000000001',
-            price: 10.1,
-            options: { color: 'red' },
-          },
+          redShirt(),
           {
             name: 'Lamp',
             product_id: '1000000002',
@@ -107,15 +111,7 @@ function fixture(): Record<string, unknown> {
         order_id: '#W2',
         user_id: 'bo_chen_1',
         address,
-        items: [
-          {
-            name: 'T-Shirt',
-            product_id: '1000000001',
-            item_id: '2000000001',
-            price: 10.1,
-            options: { color: 'red' },
-          },
-        ],
+        items: [redShirt()],
         status: 'delivered',
         fulfillments: [],
         payment_history: [
@@ -126,20 +122,9 @@ function fixture(): Record<string, unknown> {
   };
 }
 
-function session(): ScenarioState {
-  const state = createScenarioState();
-  state.db = fixture();
-  return state;
-}
-
-function call(state: ScenarioState, name: string, args: object): Promise<ToolCallOutcome> {
-  const tool = retailTools.find((t) => t.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return executeBoundTool(state, { tool, domain: 'tau2_retail', options: {} }, args);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const db = (state: ScenarioState): any => state.db;
+const session = () => stateWith(fixture());
+const call = toolCaller(retailTools, 'tau2_retail');
+const db = rawDb;
 
 describe('tau2 retail tools', () => {
   it('modifies pending items: each item takes its own variant, the difference is rounded', async () => {

@@ -9,13 +9,15 @@ import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
 import { pyRound, pySortedStrings } from '@scenaro/agent/python';
 import { arrayParam, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
-import type { Address, OrderPayment, RetailDb, Variant } from './db-types.js';
+import type { Address, Order, OrderPayment, RetailDb, Variant } from './db-types.js';
 import {
-  getOrder,
+  getOrderIf,
   getPaymentMethod,
   getUser,
-  getVariant,
+  isDelivered,
   isPendingOrder,
+  isStrictlyPending,
+  itemSwap,
   missingItem,
 } from './store.js';
 
@@ -67,8 +69,12 @@ export const cancelPendingOrder: ToolDefinition<{ order_id: string; reason: stri
   }),
   execute: ({ order_id, reason }, context) => {
     const db = sessionDb<RetailDb>(context);
-    const order = getOrder(db, order_id);
-    if (order.status !== 'pending') throw new ToolError('Non-pending order cannot be cancelled');
+    const order = getOrderIf(
+      db,
+      order_id,
+      isStrictlyPending,
+      'Non-pending order cannot be cancelled',
+    );
     if (reason !== 'no longer needed' && reason !== 'ordered by mistake')
       throw new ToolError('Invalid reason');
     // Resolve every payment method before changing anything.
@@ -99,6 +105,39 @@ type ItemsArgs = {
   payment_method_id: string;
 };
 
+/** The parameters of the tools that swap items for others of the same product. */
+function itemsParameters(old: string, replacement: string): ReturnType<typeof toolParameters> {
+  return toolParameters({
+    order_id: orderIdParam,
+    item_ids: itemIdsParam(old),
+    new_item_ids: itemIdsParam(replacement),
+    payment_method_id: paymentMethodIdParam,
+  });
+}
+
+/** What an item swap checks, with tau2's messages (they differ between the two tools). */
+interface SwapRules {
+  allowed: (order: Order) => boolean;
+  refusal: string;
+  missing: (itemId: string) => string;
+  countMismatch: string;
+  /** Refuse a new item id equal to the old one. */
+  distinct: boolean;
+}
+
+/** The order, checked by `rules`, with the variants and price difference of the swap. */
+function checkedSwap(
+  db: RetailDb,
+  args: ItemsArgs,
+  rules: SwapRules,
+): { order: Order; variants: Variant[]; diff: number } {
+  const order = getOrderIf(db, args.order_id, rules.allowed, rules.refusal);
+  const missing = missingItem(order, args.item_ids);
+  if (missing !== undefined) throw new ToolError(rules.missing(missing));
+  if (args.item_ids.length !== args.new_item_ids.length) throw new ToolError(rules.countMismatch);
+  return { order, ...itemSwap(db, order, args.item_ids, args.new_item_ids, rules.distinct) };
+}
+
 /** tau2's `exchange_delivered_order_items` (write tool). */
 export const exchangeDeliveredOrderItems: ToolDefinition<ItemsArgs> = {
   name: 'exchange_delivered_order_items',
@@ -107,34 +146,19 @@ export const exchangeDeliveredOrderItems: ToolDefinition<ItemsArgs> = {
   description:
     'Request an exchange of items of a delivered order for other items of the same product, after the ' +
     'customer explicitly confirms. A delivered order can be returned or exchanged only once.',
-  parameters: toolParameters({
-    order_id: orderIdParam,
-    item_ids: itemIdsParam('to exchange'),
-    new_item_ids: itemIdsParam(
-      'to receive, each matching the item at the same position and of the same product',
-    ),
-    payment_method_id: paymentMethodIdParam,
-  }),
+  parameters: itemsParameters(
+    'to exchange',
+    'to receive, each matching the item at the same position and of the same product',
+  ),
   execute: (args, context) => {
     const db = sessionDb<RetailDb>(context);
-    const order = getOrder(db, args.order_id);
-    if (order.status !== 'delivered')
-      throw new ToolError('Non-delivered order cannot be exchanged');
-    const missing = missingItem(order, args.item_ids);
-    if (missing !== undefined) throw new ToolError(`Number of ${missing} not found.`);
-    if (args.item_ids.length !== args.new_item_ids.length) {
-      throw new ToolError('The number of items to be exchanged should match.');
-    }
-    let diff = 0;
-    args.item_ids.forEach((itemId, i) => {
-      const newItemId = args.new_item_ids[i] as string;
-      const item = order.items.find((it) => it.item_id === itemId);
-      if (!item) throw new ToolError(`Item ${itemId} not found`);
-      const variant = getVariant(db, item.product_id, newItemId);
-      if (!variant.available) throw new ToolError(`New item ${newItemId} not found or available`);
-      diff += variant.price - item.price;
+    const { order, diff } = checkedSwap(db, args, {
+      allowed: isDelivered,
+      refusal: 'Non-delivered order cannot be exchanged',
+      missing: (itemId) => `Number of ${itemId} not found.`,
+      countMismatch: 'The number of items to be exchanged should match.',
+      distinct: false,
     });
-    diff = pyRound(diff, 2);
     const method = getPaymentMethod(db, order.user_id, args.payment_method_id);
     if (method.source === 'gift_card' && (method.balance ?? 0) < diff) {
       throw new ToolError('Insufficient gift card balance to pay for the price difference');
@@ -157,8 +181,12 @@ export const modifyPendingOrderAddress: ToolDefinition<AddressArgs & { order_id:
     'Change the shipping address of a pending order, after the customer explicitly confirms.',
   parameters: toolParameters({ order_id: orderIdParam, ...addressParams }),
   execute: (args, context) => {
-    const order = getOrder(sessionDb<RetailDb>(context), args.order_id);
-    if (!isPendingOrder(order)) throw new ToolError('Non-pending order cannot be modified');
+    const order = getOrderIf(
+      sessionDb<RetailDb>(context),
+      args.order_id,
+      isPendingOrder,
+      'Non-pending order cannot be modified',
+    );
     order.address = addressOf(args);
     return { order_id: args.order_id };
   },
@@ -172,38 +200,20 @@ export const modifyPendingOrderItems: ToolDefinition<ItemsArgs> = {
   description:
     'Swap items of a pending order for other items of the same product, after the customer explicitly ' +
     'confirms. This can be done only once per order; the price difference is charged or refunded.',
-  parameters: toolParameters({
-    order_id: orderIdParam,
-    item_ids: itemIdsParam('to replace'),
-    new_item_ids: itemIdsParam(
-      'to put in their place, each matching the item at the same position and of the same product',
-    ),
-    payment_method_id: paymentMethodIdParam,
-  }),
+  parameters: itemsParameters(
+    'to replace',
+    'to put in their place, each matching the item at the same position and of the same product',
+  ),
   execute: (args, context) => {
     const db = sessionDb<RetailDb>(context);
-    const order = getOrder(db, args.order_id);
-    if (order.status !== 'pending') throw new ToolError('Non-pending order cannot be modified');
-    const missing = missingItem(order, args.item_ids);
-    if (missing !== undefined) throw new ToolError(`${missing} not found`);
-    if (args.item_ids.length !== args.new_item_ids.length) {
-      throw new ToolError('The number of items to be exchanged should match');
-    }
-    let diff = 0;
-    const variants: Variant[] = [];
-    args.item_ids.forEach((itemId, i) => {
-      const newItemId = args.new_item_ids[i] as string;
-      if (itemId === newItemId)
-        throw new ToolError('The new item id should be different from the old item id');
-      const item = order.items.find((it) => it.item_id === itemId);
-      if (!item) throw new ToolError(`Item ${itemId} not found`);
-      const variant = getVariant(db, item.product_id, newItemId);
-      if (!variant.available) throw new ToolError(`New item ${newItemId} not found or available`);
-      variants.push(variant);
-      diff += variant.price - item.price;
-    });
     // The reference harness rounds the difference (tau2 leaves it unrounded here).
-    diff = pyRound(diff, 2);
+    const { order, variants, diff } = checkedSwap(db, args, {
+      allowed: isStrictlyPending,
+      refusal: 'Non-pending order cannot be modified',
+      missing: (itemId) => `${itemId} not found`,
+      countMismatch: 'The number of items to be exchanged should match',
+      distinct: true,
+    });
     const method = getPaymentMethod(db, order.user_id, args.payment_method_id);
     if (method.source === 'gift_card' && (method.balance ?? 0) < diff) {
       throw new ToolError('Insufficient gift card balance to pay for the new item');
@@ -247,8 +257,7 @@ export const modifyPendingOrderPayment: ToolDefinition<{
   }),
   execute: ({ order_id, payment_method_id }, context) => {
     const db = sessionDb<RetailDb>(context);
-    const order = getOrder(db, order_id);
-    if (!isPendingOrder(order)) throw new ToolError('Non-pending order cannot be modified');
+    const order = getOrderIf(db, order_id, isPendingOrder, 'Non-pending order cannot be modified');
     const method = getPaymentMethod(db, order.user_id, payment_method_id);
     const first = order.payment_history[0];
     if (order.payment_history.length !== 1 || !first || first.transaction_type !== 'payment') {
@@ -311,8 +320,7 @@ export const returnDeliveredOrderItems: ToolDefinition<{
   }),
   execute: ({ order_id, item_ids, payment_method_id }, context) => {
     const db = sessionDb<RetailDb>(context);
-    const order = getOrder(db, order_id);
-    if (order.status !== 'delivered') throw new ToolError('Non-delivered order cannot be returned');
+    const order = getOrderIf(db, order_id, isDelivered, 'Non-delivered order cannot be returned');
     const user = getUser(db, order.user_id);
     const method = getPaymentMethod(db, user.user_id, payment_method_id);
     if (

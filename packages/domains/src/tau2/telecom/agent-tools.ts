@@ -6,7 +6,7 @@
  * @module
  */
 import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition } from '@scenaro/agent';
+import type { ToolContext, ToolDefinition } from '@scenaro/agent';
 import { pyFloatStr } from '@scenaro/agent/python';
 import { createTransferTool } from '../common/generic-tools.js';
 import {
@@ -31,12 +31,18 @@ import {
   getTargetLine,
 } from './crm.js';
 import { BillStatus, LineStatus } from './db-types.js';
-import type { TelecomDb } from './db-types.js';
+import type { Line, TelecomDb } from './db-types.js';
 
 const customerIdParam = stringParam("The customer id, for example 'C1001'.");
 const lineIdParam = stringParam("The line id, for example 'L1001'.");
 
 type LineArgs = { customer_id: string; line_id: string };
+const LINE_PARAMS = { customer_id: customerIdParam, line_id: lineIdParam };
+
+/** The customer's line the arguments name (`_get_target_line`). */
+function targetLine(context: ToolContext, { customer_id, line_id }: LineArgs): Line {
+  return getTargetLine(sessionDb<TelecomDb>(context), customer_id, line_id);
+}
 
 /** Every telecom agent tool, running on `clock`. */
 export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
@@ -107,12 +113,11 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     description:
       'Suspend an active line (for at most 6 months). A $5 monthly holding fee applies while suspended.',
     parameters: toolParameters({
-      customer_id: customerIdParam,
-      line_id: lineIdParam,
+      ...LINE_PARAMS,
       reason: stringParam('Why the line is suspended.'),
     }),
     execute: ({ customer_id, line_id }, context) => {
-      const line = getTargetLine(sessionDb<TelecomDb>(context), customer_id, line_id);
+      const line = targetLine(context, { customer_id, line_id });
       if (line.status !== LineStatus.ACTIVE) throw new ToolError('Line must be active to suspend');
       line.status = LineStatus.SUSPENDED;
       line.suspension_start_date = clock.today;
@@ -124,9 +129,9 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     name: 'resume_line',
     kind: 'write',
     description: 'Reactivate a suspended (or pending activation) line.',
-    parameters: toolParameters({ customer_id: customerIdParam, line_id: lineIdParam }),
+    parameters: toolParameters(LINE_PARAMS),
     execute: ({ customer_id, line_id }, context) => {
-      const line = getTargetLine(sessionDb<TelecomDb>(context), customer_id, line_id);
+      const line = targetLine(context, { customer_id, line_id });
       if (line.status !== LineStatus.SUSPENDED && line.status !== LineStatus.PENDING_ACTIVATION) {
         throw new ToolError('Line must be suspended to resume');
       }
@@ -185,7 +190,7 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     kind: 'read',
     description:
       "A line's data use in the current billing cycle: used, plan limit, data refueled and cycle end date.",
-    parameters: toolParameters({ customer_id: customerIdParam, line_id: lineIdParam }),
+    parameters: toolParameters(LINE_PARAMS),
     execute: ({ customer_id, line_id }, context) => {
       const db = sessionDb<TelecomDb>(context);
       const line = getTargetLine(db, customer_id, line_id);
@@ -203,31 +208,20 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     },
   };
 
-  const enableRoaming: ToolDefinition<LineArgs> = {
-    name: 'enable_roaming',
+  /** `enable_roaming` or `disable_roaming`. */
+  const roamingTool = (enable: boolean): ToolDefinition<LineArgs> => ({
+    name: enable ? 'enable_roaming' : 'disable_roaming',
     kind: 'write',
-    description: 'Turn on international roaming for a line.',
-    parameters: toolParameters({ customer_id: customerIdParam, line_id: lineIdParam }),
-    execute: ({ customer_id, line_id }, context) => {
-      const line = getTargetLine(sessionDb<TelecomDb>(context), customer_id, line_id);
-      if (line.roaming_enabled) throw new ToolError('Roaming was already enabled');
-      line.roaming_enabled = true;
-      return { roaming_enabled: true };
+    description: `Turn ${enable ? 'on' : 'off'} international roaming for a line.`,
+    parameters: toolParameters(LINE_PARAMS),
+    execute: (args, context) => {
+      const line = targetLine(context, args);
+      if (Boolean(line.roaming_enabled) === enable)
+        throw new ToolError(`Roaming was already ${enable ? 'enabled' : 'disabled'}`);
+      line.roaming_enabled = enable;
+      return { roaming_enabled: enable };
     },
-  };
-
-  const disableRoaming: ToolDefinition<LineArgs> = {
-    name: 'disable_roaming',
-    kind: 'write',
-    description: 'Turn off international roaming for a line.',
-    parameters: toolParameters({ customer_id: customerIdParam, line_id: lineIdParam }),
-    execute: ({ customer_id, line_id }, context) => {
-      const line = getTargetLine(sessionDb<TelecomDb>(context), customer_id, line_id);
-      if (!line.roaming_enabled) throw new ToolError('Roaming was already disabled');
-      line.roaming_enabled = false;
-      return { roaming_enabled: false };
-    },
-  };
+  });
 
   const refuelData: ToolDefinition<LineArgs & { gb_amount: number }> = {
     name: 'refuel_data',
@@ -236,8 +230,7 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
       "Add extra data to a line for the current cycle. It is charged at the plan's per-GB refueling price on " +
       "the customer's next bill.",
     parameters: toolParameters({
-      customer_id: customerIdParam,
-      line_id: lineIdParam,
+      ...LINE_PARAMS,
       gb_amount: numberParam('Gigabytes of data to add (positive).'),
     }),
     execute: ({ customer_id, line_id, gb_amount }, context) => {
@@ -268,8 +261,8 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     getBillsForCustomer,
     sendPaymentRequest,
     getDataUsage,
-    enableRoaming,
-    disableRoaming,
+    roamingTool(true),
+    roamingTool(false),
     createTransferTool({ transferred: true }),
     refuelData,
   ] as ToolDefinition[];

@@ -12,18 +12,21 @@ import type { TelecomClock } from './clock.js';
 import { BillStatus, LineStatus } from './db-types.js';
 import type { Bill, Customer, Device, Line, Plan, TelecomDb } from './db-types.js';
 
+/** The record of `records` whose `key` is `id`; tau2's `<What> with ID <id> not found` when none. */
+function recordById<T>(records: readonly T[], key: keyof T, id: string, what: string): T {
+  const record = records.find((r) => r[key] === id);
+  if (!record) throw new ToolError(`${what} with ID ${id} not found`);
+  return record;
+}
+
 /** The customer (`get_customer_by_id`); tau2's error when unknown. */
 export function getCustomerById(db: TelecomDb, customerId: string): Customer {
-  const customer = db.customers.find((c) => c.customer_id === customerId);
-  if (!customer) throw new ToolError(`Customer with ID ${customerId} not found`);
-  return customer;
+  return recordById(db.customers, 'customer_id', customerId, 'Customer');
 }
 
 /** The line (`_get_line_by_id`); tau2's error when unknown. */
 export function getLineById(db: TelecomDb, lineId: string): Line {
-  const line = db.lines.find((l) => l.line_id === lineId);
-  if (!line) throw new ToolError(`Line with ID ${lineId} not found`);
-  return line;
+  return recordById(db.lines, 'line_id', lineId, 'Line');
 }
 
 /** The line with this phone number, if any. */
@@ -33,23 +36,17 @@ export function findLineByPhone(db: TelecomDb, phoneNumber: string): Line | unde
 
 /** The plan (`_get_plan_by_id`); tau2's error when unknown. */
 export function getPlanById(db: TelecomDb, planId: string): Plan {
-  const plan = db.plans.find((p) => p.plan_id === planId);
-  if (!plan) throw new ToolError(`Plan with ID ${planId} not found`);
-  return plan;
+  return recordById(db.plans, 'plan_id', planId, 'Plan');
 }
 
 /** The device (`_get_device_by_id`); tau2's error when unknown. */
 export function getDeviceById(db: TelecomDb, deviceId: string): Device {
-  const device = db.devices.find((d) => d.device_id === deviceId);
-  if (!device) throw new ToolError(`Device with ID ${deviceId} not found`);
-  return device;
+  return recordById(db.devices, 'device_id', deviceId, 'Device');
 }
 
 /** The bill (`_get_bill_by_id`); tau2's error when unknown. */
 export function getBillById(db: TelecomDb, billId: string): Bill {
-  const bill = db.bills.find((b) => b.bill_id === billId);
-  if (!bill) throw new ToolError(`Bill with ID ${billId} not found`);
-  return bill;
+  return recordById(db.bills, 'bill_id', billId, 'Bill');
 }
 
 /** The customer whose contact number or one of whose lines has `phoneNumber`. */

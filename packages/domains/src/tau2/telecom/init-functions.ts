@@ -9,16 +9,8 @@ import type { InitializationFunction, JsonObject } from '@scenaro/agent';
 import type { TelecomClock } from './clock.js';
 import { getTargetLine, suspendLineForOverdueBill } from './crm.js';
 import { NETWORK_MODE_PREFERENCES, PerformanceLevel, SimStatus } from './db-types.js';
-import type { TelecomDb, TelecomUserDb } from './db-types.js';
-import {
-  connectVpn,
-  simulateNetworkSearch,
-  toggleAirplaneMode,
-  toggleData,
-  toggleDataSaverMode,
-  toggleRoaming,
-  toggleWifiCalling,
-} from './device.js';
+import type { Line, TelecomDb, TelecomUserDb } from './db-types.js';
+import * as phone from './device.js';
 
 function argString(args: JsonObject, name: string): string {
   const value = args[name];
@@ -48,6 +40,16 @@ function agentInit(fn: (db: TelecomDb, args: JsonObject) => void): Initializatio
   return (db, args) => fn(db as unknown as TelecomDb, args);
 }
 
+/** Flip a phone setting with its `toggle` (which returns the new state) until it is `on`. */
+function turn(db: TelecomUserDb, toggle: (db: TelecomUserDb) => boolean, on: boolean): void {
+  if (toggle(db) !== on) toggle(db);
+}
+
+/** The customer's line that the `customer_id` and `line_id` arguments name. */
+function targetLine(db: TelecomDb, args: JsonObject): Line {
+  return getTargetLine(db, argString(args, 'customer_id'), argString(args, 'line_id'));
+}
+
 /** User-side initialization functions (they act on the phone db). */
 export const telecomUserInitializationFunctions: Readonly<Record<string, InitializationFunction>> =
   {
@@ -64,51 +66,41 @@ export const telecomUserInitializationFunctions: Readonly<Record<string, Initial
         throw new RangeError(`'${mode}' is not a valid NetworkModePreference`);
       }
       db.device.network_mode_preference = mode;
-      simulateNetworkSearch(db);
+      phone.simulateNetworkSearch(db);
     }),
-    simulate_network_search: userInit((db) => simulateNetworkSearch(db)),
-    turn_airplane_mode_on: userInit((db) => {
-      if (!toggleAirplaneMode(db)) toggleAirplaneMode(db);
-    }),
+    simulate_network_search: userInit((db) => phone.simulateNetworkSearch(db)),
+    turn_airplane_mode_on: userInit((db) => turn(db, phone.toggleAirplaneMode, true)),
     unseat_sim_card: userInit((db) => {
       db.device.sim_card_missing = true;
-      simulateNetworkSearch(db);
+      phone.simulateNetworkSearch(db);
     }),
     lock_sim_card: userInit((db, args) => {
       const mode = argString(args, 'mode');
       if (mode !== 'pin' && mode !== 'puk')
         throw new RangeError(`lock_sim_card: mode must be 'pin' or 'puk', got '${mode}'`);
       db.device.sim_card_status = mode === 'pin' ? SimStatus.LOCKED_PIN : SimStatus.LOCKED_PUK;
-      simulateNetworkSearch(db);
+      phone.simulateNetworkSearch(db);
     }),
-    turn_data_off: userInit((db) => {
-      if (toggleData(db)) toggleData(db);
-    }),
-    turn_roaming_on: userInit((db) => {
-      if (!toggleRoaming(db)) toggleRoaming(db);
-    }),
-    turn_roaming_off: userInit((db) => {
-      if (toggleRoaming(db)) toggleRoaming(db);
-    }),
-    turn_data_saver_mode_on: userInit((db) => {
-      if (!toggleDataSaverMode(db)) toggleDataSaverMode(db);
-    }),
+    turn_data_off: userInit((db) => turn(db, phone.toggleData, false)),
+    turn_roaming_on: userInit((db) => turn(db, phone.toggleRoaming, true)),
+    turn_roaming_off: userInit((db) => turn(db, phone.toggleRoaming, false)),
+    turn_data_saver_mode_on: userInit((db) => turn(db, phone.toggleDataSaverMode, true)),
     break_apn_settings: userInit((db) => {
       db.device.active_apn_settings.apn_name = 'broken';
-      simulateNetworkSearch(db);
+      phone.simulateNetworkSearch(db);
     }),
     break_apn_mms_setting: userInit((db) => {
       db.device.active_apn_settings.mmsc_url = null;
     }),
     set_wifi_calling: userInit((db, args) => {
       const enabled = argBoolean(args, 'enabled');
-      if (db.device.wifi_calling_enabled !== enabled) toggleWifiCalling(db);
+      if (db.device.wifi_calling_enabled !== enabled) phone.toggleWifiCalling(db);
       const mms = args['mms_over_wifi'];
       if (mms !== undefined && mms !== null)
         db.device.wifi_calling_mms_over_wifi = argBoolean(args, 'mms_over_wifi');
     }),
     break_vpn: userInit((db) => {
-      connectVpn(db);
+      phone.connectVpn(db);
       if (db.device.vpn_details) db.device.vpn_details.server_performance = PerformanceLevel.POOR;
     }),
     remove_app_permission: userInit((db, args) => {
@@ -130,21 +122,13 @@ export function createTelecomAgentInitializationFunctions(
 ): Readonly<Record<string, InitializationFunction>> {
   return {
     enable_roaming: agentInit((db, args) => {
-      getTargetLine(
-        db,
-        argString(args, 'customer_id'),
-        argString(args, 'line_id'),
-      ).roaming_enabled = true;
+      targetLine(db, args).roaming_enabled = true;
     }),
     disable_roaming: agentInit((db, args) => {
-      getTargetLine(
-        db,
-        argString(args, 'customer_id'),
-        argString(args, 'line_id'),
-      ).roaming_enabled = false;
+      targetLine(db, args).roaming_enabled = false;
     }),
     set_data_usage: agentInit((db, args) => {
-      const line = getTargetLine(db, argString(args, 'customer_id'), argString(args, 'line_id'));
+      const line = targetLine(db, args);
       line.data_used_gb = argNumber(args, 'data_used_gb');
     }),
     suspend_line_for_overdue_bill: agentInit((db, args) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScenarioState, DomainRegistry, executeBoundTool } from '@scenaro/agent';
 import type { Db, ScenarioState, ToolCallOutcome } from '@scenaro/agent';
+import { defaultApnSettings } from './db-types.js';
 import { createTau2TelecomModule, telecomScenarioName } from './domain.js';
 import { applyTelecomSyncDelta, syncTelecomState } from './sync.js';
 
@@ -78,14 +79,7 @@ function phone(): Db {
       data_enabled: true,
       roaming_enabled: false,
       network_mode_preference: '4g_5g_preferred',
-      active_apn_settings: {
-        apn_name: 'internet',
-        reset_at_reboot: false,
-        mms_apn: 'mms',
-        mmsc_url: 'http://mms.carrier.com/mms/wapenc',
-        mms_proxy: null,
-        mms_port: null,
-      },
+      active_apn_settings: defaultApnSettings(),
       wifi_enabled: false,
       wifi_connected: false,
       wifi_ssid: null,

@@ -44,33 +44,29 @@ function phone(context: Parameters<ToolDefinition['execute']>[1]): TelecomUserDb
   return sessionDb<TelecomUserDb>(context);
 }
 
-function readTool(
+/** A phone tool without arguments that runs `run` on the phone db. */
+function phoneTool(
+  kind: 'read' | 'write',
   name: string,
   description: string,
-  run: (db: TelecomUserDb) => string,
+  run: (db: TelecomUserDb) => string | JsonObject,
 ): ToolDefinition<NoArgs> {
   return {
     name,
-    kind: 'read',
+    kind,
     description,
     parameters: toolParameters({}),
     execute: (_a, c) => run(phone(c)),
   };
 }
 
-function writeTool(
-  name: string,
-  description: string,
-  run: (db: TelecomUserDb) => JsonObject,
-): ToolDefinition<NoArgs> {
-  return {
-    name,
-    kind: 'write',
-    description,
-    parameters: toolParameters({}),
-    execute: (_a, c) => run(phone(c)),
-  };
-}
+/** A read tool: it answers with tau2's text. */
+const readTool = (name: string, description: string, run: (db: TelecomUserDb) => string) =>
+  phoneTool('read', name, description, run);
+
+/** A write tool: it returns the compact result the reference harness records. */
+const writeTool = (name: string, description: string, run: (db: TelecomUserDb) => JsonObject) =>
+  phoneTool('write', name, description, run);
 
 const SIM_MESSAGES: Record<string, string> = {
   [SimStatus.ACTIVE]: 'Your SIM card is active and working.',
