@@ -1,4 +1,4 @@
-import { ScenaroSession, createLoopbackPair } from '@scenaro/sdk';
+import { ScenaroSession, createLoopbackPair, silentLogger } from '@scenaro/sdk';
 import type { LoopbackPairOptions, ToolHandler, ToolHandlers } from '@scenaro/sdk';
 import type { RpcToolResponse } from '@scenaro/sdk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,7 @@ function setup(
   const session = new ScenaroSession({
     transport: pair.user,
     activity,
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     config: {
       tools: [
         { name: 'search', parameters: { type: 'object', required: ['query'] } },

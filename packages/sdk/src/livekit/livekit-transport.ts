@@ -153,7 +153,7 @@ export class LiveKitTransport implements RpcTransport {
       const guardMs =
         Math.max(responseTimeoutMs, RPC_ACK_TIMEOUT_MS) + (this.options.settleGuardMs ?? 1000);
       const guard = this.timers.setTimeout(() => {
-        this.logger.warn('performRpc did not settle; failing it', { method, destinationIdentity });
+        this.logger.warn({ method, destinationIdentity }, 'performRpc did not settle; failing it');
         settle(() => reject(RpcError.builtIn('RESPONSE_TIMEOUT', 'performRpc never settled')));
       }, guardMs);
       const detach = onAbort(signal, () => {
@@ -216,7 +216,7 @@ export class LiveKitTransport implements RpcTransport {
       try {
         listener(event);
       } catch (err) {
-        this.logger.error('disconnect listener threw', { error: String(err) });
+        this.logger.error({ error: String(err) }, 'disconnect listener threw');
       }
     }
   }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RpcError } from './errors.js';
-import type { Logger } from './logger.js';
+import { createRecordingLogger } from '../test-support/recording-logger.js';
 import { LoopbackNetwork, createLoopbackPair, handlerVisibleTimeout } from './loopback.js';
 import type { RpcInvocation } from './transport.js';
 
@@ -14,22 +14,6 @@ function track<T>(promise: Promise<T>) {
     (error: unknown) => Object.assign(state, { status: 'rejected', error }),
   );
   return state;
-}
-
-function recordingLogger() {
-  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
-  const at =
-    (level: string) =>
-    (message: string, fields?: Record<string, unknown>): void => {
-      lines.push({ level, message, fields });
-    };
-  const logger: Logger = {
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-  };
-  return { logger, lines };
 }
 
 function codeOf(error: unknown): number | undefined {
@@ -129,7 +113,8 @@ describe('loopback transport', () => {
   });
 
   it('turns a non-RpcError throw into 1500 and keeps an RpcError as thrown', async () => {
-    const { logger, lines } = recordingLogger();
+    const logger = createRecordingLogger();
+    const { lines } = logger;
     const { agent, user } = createLoopbackPair({ logger });
     user.registerMethod('crash', () => {
       throw new TypeError('kaboom');
@@ -240,7 +225,8 @@ describe('loopback transport', () => {
   });
 
   it('drops and logs a response arriving after the timeout', async () => {
-    const { logger, lines } = recordingLogger();
+    const logger = createRecordingLogger();
+    const { lines } = logger;
     const { agent, user } = createLoopbackPair({ logger });
     user.registerMethod(
       'late',

@@ -361,10 +361,13 @@ export class LoopbackTransport implements RpcTransport {
   /** @internal */
   receiveResponse(id: string, outcome: WireOutcome): void {
     if (!this.pending.has(id)) {
-      this.network.logger.warn('Response received for unexpected RPC request', {
-        requestId: id,
-        identity: this.localIdentity,
-      });
+      this.network.logger.warn(
+        {
+          requestId: id,
+          identity: this.localIdentity,
+        },
+        'Response received for unexpected RPC request',
+      );
       return;
     }
     this.settle(id, outcome);
@@ -405,11 +408,14 @@ export class LoopbackTransport implements RpcTransport {
           : { payload: text };
     } catch (err) {
       if (!RpcError.isInstance(err)) {
-        this.network.logger.warn('Uncaught error returned by RPC handler', {
-          method,
-          requestId: id,
-          error: err,
-        });
+        this.network.logger.warn(
+          {
+            method,
+            requestId: id,
+            error: err,
+          },
+          'Uncaught error returned by RPC handler',
+        );
       }
       outcome = { error: RpcError.from(err) };
     } finally {
@@ -445,7 +451,7 @@ export class LoopbackTransport implements RpcTransport {
       try {
         listener(event);
       } catch (err) {
-        this.network.logger.error('disconnect listener threw', { error: err });
+        this.network.logger.error({ error: err }, 'disconnect listener threw');
       }
     }
   }

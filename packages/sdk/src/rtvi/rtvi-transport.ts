@@ -254,7 +254,7 @@ export class RtviTransport implements RpcTransport {
     const parsed = parseRtviRpcRequest(data);
     if (!parsed.ok) {
       const requestId = (data as { requestId?: unknown }).requestId;
-      this.logger.warn('malformed rpc-request', { error: parsed.message });
+      this.logger.warn({ error: parsed.message }, 'malformed rpc-request');
       if (typeof requestId === 'string' && requestId.length > 0) {
         this.send(RTVI_RPC_MESSAGES.RESPONSE, {
           requestId,
@@ -296,7 +296,7 @@ export class RtviTransport implements RpcTransport {
           : { requestId, payload };
     } catch (err) {
       if (!RpcError.isInstance(err)) {
-        this.logger.warn('Uncaught error returned by RPC handler', { method, requestId });
+        this.logger.warn({ method, requestId }, 'Uncaught error returned by RPC handler');
       }
       answer = { requestId, error: RpcError.from(err).toWire() };
     } finally {
@@ -325,7 +325,7 @@ export class RtviTransport implements RpcTransport {
     try {
       this.client.sendClientMessage(t, d);
     } catch (err) {
-      this.logger.warn('could not send RTVI RPC message', { t, error: String(err) });
+      this.logger.warn({ t, error: String(err) }, 'could not send RTVI RPC message');
     }
   }
 
@@ -339,7 +339,7 @@ export class RtviTransport implements RpcTransport {
       try {
         listener(event);
       } catch (err) {
-        this.logger.error('disconnect listener threw', { error: String(err) });
+        this.logger.error({ error: String(err) }, 'disconnect listener threw');
       }
     }
   }
