@@ -11,7 +11,8 @@
  */
 import type { DbDiff, ValueDiff } from '@scenaro/agent';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
-import type { DomainAggregate, Rate, RunAggregate } from '../scoring/aggregate.js';
+import type { DomainAggregate, RunAggregate } from '../scoring/aggregate.js';
+import type { Rate } from '../scoring/statistics.js';
 import type { DbDiffReport, ScenarioMetrics } from '../scoring/types.js';
 
 /** What the report is made of. */

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  aggregateRun,
-  binomial,
-  coerceMetrics,
-  domainOf,
-  formatSummary,
-  passHatK,
-  passHatKTask,
-  trialCounts,
-  wilsonInterval,
-} from './aggregate.js';
-import { makeMetrics, usage } from './testing.js';
+import { makeMetrics, usage } from '../test-support/scoring-fixtures.js';
+import { aggregateRun, coerceMetrics, domainOf, trialCounts } from './aggregate.js';
+import { binomial, passHatK, passHatKTask, wilsonInterval } from './statistics.js';
+import { formatSummary } from './summary.js';
 import type { ScenarioMetrics } from './types.js';
 
 describe('pass^k', () => {

@@ -5,7 +5,7 @@ import type { Judge, JudgeRequest, JudgeResult } from './judge.js';
 import { scoreScenario } from './nemo.js';
 import { latencyStats } from './signals.js';
 import type { PredicateLookup } from './signals.js';
-import { makeRun, makeScenario, usage } from './testing.js';
+import { makeRun, makeScenario, usage } from '../test-support/scoring-fixtures.js';
 
 const noPredicates: PredicateLookup = () => undefined;
 

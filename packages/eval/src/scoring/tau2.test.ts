@@ -10,7 +10,7 @@ import {
   scoreScenarioTau2,
   tau2CriteriaFromTask,
 } from './tau2.js';
-import { makeRun, makeScenario } from './testing.js';
+import { makeRun, makeScenario } from '../test-support/scoring-fixtures.js';
 
 const noPredicates: PredicateLookup = () => undefined;
 

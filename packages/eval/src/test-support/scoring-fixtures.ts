@@ -5,7 +5,7 @@
  */
 import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun, SideTokenUsage } from '../bridge/types.js';
-import type { ScenarioMetrics } from './types.js';
+import type { ScenarioMetrics } from '../scoring/types.js';
 
 /** A minimal scenario; override what the test needs. */
 export function makeScenario(overrides: Partial<Scenario> = {}): Scenario {
