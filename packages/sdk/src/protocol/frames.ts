@@ -9,8 +9,9 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FrameSchema } from './generated/frames_pb.js';
 import type { Frame } from './generated/frames_pb.js';
 import { encodeMessageFrame } from './message-frame.js';
-import { parseEnvelope } from './rtvi.js';
-import type { EnvelopeParseResult, RTVIMessage } from './rtvi.js';
+import { parseEnvelope } from './rtvi-parse.js';
+import type { EnvelopeParseResult } from './rtvi-parse.js';
+import type { RTVIMessage } from './rtvi.js';
 
 /** Common fields of Pipecat's typed frames. `id` 0 and empty `name` are omitted on the wire. */
 interface FrameIdentity {

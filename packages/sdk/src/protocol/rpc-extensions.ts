@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { RPC_METHODS, RPC_TIMEOUTS } from './rpc.js';
 import type { ParseResult, RpcMethodSpec } from './rpc.js';
-import { RTVI_MESSAGE_LABEL, serverMessage } from './rtvi.js';
+import { RTVI_MESSAGE_LABEL } from './rtvi.js';
+import { serverMessage } from './rtvi-builders.js';
 import type { RTVIMessage } from './rtvi.js';
 
 // ---------------------------------------------------------------------------
