@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Property-based tests run with one seed, so a CI run is reproducible; set FC_SEED to explore others.
 import fc from 'fast-check';
@@ -13,9 +14,8 @@ const SHARED_FILES = [
   'eval-data/tau2_telecom/db.json',
 ];
 if (process.env['CI']) {
-  const missing = SHARED_FILES.map((f) =>
-    fileURLToPath(new URL(`../shared/${f}`, import.meta.url)),
-  ).filter((file) => !existsSync(file));
+  const shared = join(dirname(fileURLToPath(import.meta.url)), '..', 'shared');
+  const missing = SHARED_FILES.map((f) => join(shared, f)).filter((file) => !existsSync(file));
   if (missing.length > 0) {
     throw new Error(`CI runs every test: ../shared is incomplete, missing ${missing.join(', ')}`);
   }

@@ -4,11 +4,11 @@
  * file fails the test instead.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `../shared/` beside the repository root. */
-export const sharedRoot = fileURLToPath(new URL('../../../../../shared/', import.meta.url));
+export const sharedRoot = join(dirname(fileURLToPath(import.meta.url)), '../../../../../shared');
 
 /**
  * The text of `../shared/<relative>`, or `undefined` (with a warning naming the test that will
