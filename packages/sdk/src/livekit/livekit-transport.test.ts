@@ -1,6 +1,7 @@
 import { RpcError as LiveKitRpcError } from 'livekit-client';
 import type { Room } from 'livekit-client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import type { RpcToolResponse } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
 import { createLoopbackPair } from '../rpc/loopback.js';
@@ -79,12 +80,7 @@ const addToCart: ToolHandlers = {
 };
 
 describe('LiveKit transport (fake Room over loopback)', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('runs the session in LiveKit mode: registration, call, feature event', async () => {
     const { session, agent, user, events } = setup(addToCart);

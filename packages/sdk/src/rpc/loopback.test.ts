@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import { RpcError } from './errors.js';
 import { createRecordingLogger } from '../test-support/recording-logger.js';
 import { LoopbackNetwork, createLoopbackPair, handlerVisibleTimeout } from './loopback.js';
-import type { RpcInvocation } from './transport.js';
+import type { RpcInvocation, RpcTransport } from './transport.js';
 
 /** Observe a promise's state without awaiting it. */
 function track<T>(promise: Promise<T>) {
@@ -16,17 +17,22 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
+/** `from` calls `method` on `to` with an empty payload. */
+function rpc(from: RpcTransport, to: string, method: string, responseTimeoutMs: number) {
+  return from.performRpc({ destinationIdentity: to, method, payload: '', responseTimeoutMs });
+}
+
+/** {@link rpc}, with the call's state tracked. */
+function call(from: RpcTransport, to: string, method: string, responseTimeoutMs: number) {
+  return track(rpc(from, to, method, responseTimeoutMs));
+}
+
 function codeOf(error: unknown): number | undefined {
   return RpcError.isInstance(error) ? error.code : undefined;
 }
 
 describe('loopback transport', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('delivers a call and its answer, with caller identity and payload', async () => {
     const { agent, user, network } = createLoopbackPair();
@@ -101,13 +107,7 @@ describe('loopback transport', () => {
     const { agent, user } = createLoopbackPair();
     user.registerMethod('big', () => '€'.repeat(5121)); // 15363 bytes
     user.registerMethod('fits', () => '€'.repeat(5120)); // 15360 bytes
-    const call = (method: string) =>
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method,
-        payload: '',
-        responseTimeoutMs: 1000,
-      });
+    const call = (method: string) => rpc(agent, 'user', method, 1000);
     await expect(call('big')).rejects.toMatchObject({ code: 1504 });
     await expect(call('fits')).resolves.toHaveLength(5120);
   });
@@ -122,13 +122,7 @@ describe('loopback transport', () => {
     user.registerMethod('refuse', async () => {
       throw new RpcError(4001, 'x'.repeat(400), 'detail');
     });
-    const call = (method: string) =>
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method,
-        payload: '',
-        responseTimeoutMs: 1000,
-      });
+    const call = (method: string) => rpc(agent, 'user', method, 1000);
     const crash = await call('crash').catch((e: unknown) => e);
     expect(crash).toMatchObject({ code: 1500, data: 'Uncaught error: kaboom' });
     expect(lines.some((l) => l.level === 'warn' && l.fields?.['method'] === 'crash')).toBe(true);
@@ -151,14 +145,7 @@ describe('loopback transport', () => {
     const { agent, user, network } = createLoopbackPair();
     user.registerMethod('m', () => 'ok');
     user.setResponsive(false);
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 10000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 10000);
     await vi.advanceTimersByTimeAsync(6999);
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -171,14 +158,7 @@ describe('loopback transport', () => {
   it('rejects with 1501 when latency delays the ack past the window', async () => {
     const { agent, user } = createLoopbackPair({ latencyMs: 3600 });
     user.registerMethod('m', () => 'ok');
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 20000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 20000);
     await vi.advanceTimersByTimeAsync(7000);
     expect(codeOf(state.error)).toBe(1501);
     await vi.advanceTimersByTimeAsync(10000); // the late ack and response are dropped
@@ -192,14 +172,7 @@ describe('loopback transport', () => {
       visible = inv.responseTimeoutMs;
       return new Promise<string>(() => {});
     });
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'slow',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'slow', 3000);
     await vi.advanceTimersByTimeAsync(2999);
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -210,14 +183,7 @@ describe('loopback transport', () => {
   it('starts a Rust caller response timer only once the ack arrives', async () => {
     const { agent, user } = createLoopbackPair({ agentRuntime: 'rust', latencyMs: 1000 });
     user.registerMethod('slow', () => new Promise<string>(() => {}));
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'slow',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'slow', 3000);
     await vi.advanceTimersByTimeAsync(4999); // ack at 2000, then 3000 ms
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -232,14 +198,7 @@ describe('loopback transport', () => {
       'late',
       () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 5000)),
     );
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'late',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'late', 3000);
     await vi.advanceTimersByTimeAsync(5000);
     expect(codeOf(state.error)).toBe(1502);
     expect(lines.map((l) => l.message)).toContain('Response received for unexpected RPC request');
@@ -248,14 +207,7 @@ describe('loopback transport', () => {
   it('takes the configured latency in each direction', async () => {
     const { agent, user } = createLoopbackPair({ latencyMs: 250 });
     user.registerMethod('m', () => 'ok');
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 3000);
     await vi.advanceTimersByTimeAsync(499);
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -274,22 +226,8 @@ describe('loopback transport', () => {
       return new Promise<string>(() => {});
     });
     agent.registerMethod('hang', () => new Promise<string>(() => {}));
-    const toUser = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'hang',
-        payload: '',
-        responseTimeoutMs: 9000,
-      }),
-    );
-    const toAgent = track(
-      user.performRpc({
-        destinationIdentity: 'agent',
-        method: 'hang',
-        payload: '',
-        responseTimeoutMs: 9000,
-      }),
-    );
+    const toUser = call(agent, 'user', 'hang', 9000);
+    const toAgent = call(user, 'agent', 'hang', 9000);
     await vi.advanceTimersByTimeAsync(0);
     agent.disconnect('bye');
     await vi.advanceTimersByTimeAsync(0);
@@ -303,14 +241,7 @@ describe('loopback transport', () => {
 
   it('fails calls to an identity that is not there with 1501 (the request is lost)', async () => {
     const { agent } = createLoopbackPair();
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'ghost',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 20000,
-      }),
-    );
+    const state = call(agent, 'ghost', 'm', 20000);
     await vi.advanceTimersByTimeAsync(7000);
     expect(codeOf(state.error)).toBe(1501);
   });
@@ -319,30 +250,22 @@ describe('loopback transport', () => {
     const { agent, user, network } = createLoopbackPair();
     user.registerMethod('hang', () => new Promise<string>(() => {}));
     const controller = new AbortController();
-    const state = track(
+    const hang = () =>
       agent.performRpc({
         destinationIdentity: 'user',
         method: 'hang',
         payload: '',
         responseTimeoutMs: 5000,
         signal: controller.signal,
-      }),
-    );
+      });
+    const state = track(hang());
     await vi.advanceTimersByTimeAsync(10);
     controller.abort(new Error('stop'));
     await vi.advanceTimersByTimeAsync(0);
     expect((state.error as Error).message).toBe('stop');
     expect(agent.pendingCallCount).toBe(0);
     expect(network.activeTimerCount).toBe(0);
-    await expect(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'hang',
-        payload: '',
-        responseTimeoutMs: 5000,
-        signal: controller.signal,
-      }),
-    ).rejects.toThrow('stop');
+    await expect(hang()).rejects.toThrow('stop');
   });
 
   it('keeps handlers across a reconnect and refuses to send while disconnected', async () => {
@@ -375,14 +298,7 @@ describe('loopback transport', () => {
   it('dispose cancels messages in flight and disconnects everyone', async () => {
     const { agent, user, network } = createLoopbackPair({ latencyMs: 100 });
     user.registerMethod('m', () => 'ok');
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 1000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 1000);
     network.dispose();
     await vi.advanceTimersByTimeAsync(0);
     expect(codeOf(state.error)).toBe(1503);

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import { parseRpcToolResponse } from '../protocol/index.js';
 import type { RpcToolRequest, RpcToolResponse } from '../protocol/index.js';
 import { createLoopbackPair } from '../rpc/loopback.js';
@@ -74,12 +75,7 @@ function deferred<T>() {
 }
 
 describe('ScenaroSession', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('registers nothing until started, then one method per tool plus the cancel method', () => {
     const { session, user } = setup();
