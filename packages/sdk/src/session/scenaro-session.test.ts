@@ -49,6 +49,16 @@ function setup(
   return { ...pair, session, logger, events };
 }
 
+/** A handler that never answers and keeps the abort signal of its last call. */
+function hangingHandler() {
+  const seen: { signal?: AbortSignal } = {};
+  const hang: ToolHandler = (_id, _a, _s, _c, ctx) => {
+    seen.signal = ctx.signal;
+    return new Promise<never>(() => {});
+  };
+  return { hang, seen };
+}
+
 async function callTool(
   agent: LoopbackTransport,
   method: string,
@@ -298,15 +308,10 @@ describe('ScenaroSession', () => {
   });
 
   it('answers CANCELLED when the agent cancels the request id', async () => {
-    let signal: AbortSignal | undefined;
+    const { hang, seen } = hangingHandler();
     const { session, agent, events } = setup({
       config: { tools: [{ name: 'hang' }] },
-      handlers: {
-        hang: (_id, _a, _s, _c, ctx) => {
-          signal = ctx.signal;
-          return new Promise<never>(() => {});
-        },
-      },
+      handlers: { hang },
     });
     session.start();
     const answer = callTool(agent, 'hang', { requestId: 'c1' });
@@ -323,7 +328,7 @@ describe('ScenaroSession', () => {
       code: 'CANCELLED',
       data: { message: 'user changed topic' },
     });
-    expect(signal?.aborted).toBe(true);
+    expect(seen.signal?.aborted).toBe(true);
     expect(events.at(-1)?.status).toBe('cancelled');
     const unknown = await agent.performRpc({
       destinationIdentity: 'user',
@@ -347,21 +352,13 @@ describe('ScenaroSession', () => {
   });
 
   it('aborts the handler when the calling agent disconnects', async () => {
-    let signal: AbortSignal | undefined;
-    const { session, agent } = setup({
-      config: { tools: [{ name: 'hang' }] },
-      handlers: {
-        hang: (_id, _a, _s, _c, ctx) => {
-          signal = ctx.signal;
-          return new Promise<never>(() => {});
-        },
-      },
-    });
+    const { hang, seen } = hangingHandler();
+    const { session, agent } = setup({ config: { tools: [{ name: 'hang' }] }, handlers: { hang } });
     session.start();
     void callTool(agent, 'hang', { requestId: 'd1' }).catch(() => {});
     await vi.advanceTimersByTimeAsync(10);
     agent.disconnect();
-    expect(signal?.aborted).toBe(true);
+    expect(seen.signal?.aborted).toBe(true);
     expect(session.inflightCount).toBe(0);
   });
 
@@ -461,22 +458,16 @@ describe('ScenaroSession', () => {
   });
 
   it('survives a reconnect of its transport: calls in flight are cancelled, methods stay', async () => {
-    let signal: AbortSignal | undefined;
+    const { hang, seen } = hangingHandler();
     const { session, agent, user } = setup({
       config: { tools: [searchTool, { name: 'hang' }] },
-      handlers: {
-        search_collection_items: searchHandler,
-        hang: (_id, _a, _s, _c, ctx) => {
-          signal = ctx.signal;
-          return new Promise<never>(() => {});
-        },
-      },
+      handlers: { search_collection_items: searchHandler, hang },
     });
     session.start();
     void callTool(agent, 'hang', { requestId: 'h' }).catch(() => {});
     await vi.advanceTimersByTimeAsync(5);
     user.disconnect('network lost');
-    expect(signal?.aborted).toBe(true);
+    expect(seen.signal?.aborted).toBe(true);
     expect(session.inflightCount).toBe(0);
     user.reconnect();
     expect(session.state).toBe('active');
