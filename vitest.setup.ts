@@ -10,6 +10,7 @@ fc.configureGlobal({ seed: Number(process.env['FC_SEED'] ?? 20261130) });
 // so there a missing file fails every test file instead of letting those tests skip.
 const SHARED_FILES = [
   'spec/rpc-contracts.md',
+  'reference/control-plane.md',
   'eval-data/reference_scenarios.json',
   'eval-data/tau2_telecom/db.json',
 ];

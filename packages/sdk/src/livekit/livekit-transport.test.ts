@@ -1,6 +1,7 @@
 import { RpcError as LiveKitRpcError } from 'livekit-client';
 import type { Room } from 'livekit-client';
 import { describe, expect, it, vi } from 'vitest';
+import { cancelToolCall } from '../test-support/cancel-tool-call.js';
 import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import type { RpcToolResponse } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
@@ -142,13 +143,8 @@ describe('LiveKit transport (fake Room over loopback)', () => {
     session.start();
     const pending = call(agent, 'hang', { requestId: 'c' });
     await vi.advanceTimersByTimeAsync(5);
-    const cancelled = await agent.performRpc({
-      destinationIdentity: 'visitor',
-      method: 'scenaro__cancel_tool_call',
-      payload: '{"requestId":"c"}',
-      responseTimeoutMs: 3000,
-    });
-    expect(JSON.parse(cancelled)).toEqual({ requestId: 'c', cancelled: true });
+    const cancelled = await cancelToolCall(agent, 'visitor', { requestId: 'c' });
+    expect(cancelled).toEqual({ requestId: 'c', cancelled: true });
     expect((await pending).code).toBe('CANCELLED');
   });
 

@@ -78,14 +78,10 @@ describe('loopback transport', () => {
 
   it('answers an unknown method with 1400 after acknowledging it', async () => {
     const { agent } = createLoopbackPair();
-    await expect(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'nope',
-        payload: '',
-        responseTimeoutMs: 1000,
-      }),
-    ).rejects.toMatchObject({ code: 1400, message: 'Method not supported at destination' });
+    await expect(rpc(agent, 'user', 'nope', 1000)).rejects.toMatchObject({
+      code: 1400,
+      message: 'Method not supported at destination',
+    });
   });
 
   it('refuses requests over 15360 UTF-8 bytes with 1402 (not UTF-16 length)', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { cancelToolCall } from '../test-support/cancel-tool-call.js';
 import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import { parseRpcToolResponse } from '../protocol/index.js';
 import type { RpcToolRequest, RpcToolResponse } from '../protocol/index.js';
@@ -316,13 +317,11 @@ describe('ScenaroSession', () => {
     session.start();
     const answer = callTool(agent, 'hang', { requestId: 'c1' });
     await vi.advanceTimersByTimeAsync(10);
-    const cancel = await agent.performRpc({
-      destinationIdentity: 'user',
-      method: 'scenaro__cancel_tool_call',
-      payload: JSON.stringify({ requestId: 'c1', reason: 'user changed topic' }),
-      responseTimeoutMs: 3000,
+    const cancel = await cancelToolCall(agent, 'user', {
+      requestId: 'c1',
+      reason: 'user changed topic',
     });
-    expect(JSON.parse(cancel)).toEqual({ requestId: 'c1', cancelled: true });
+    expect(cancel).toEqual({ requestId: 'c1', cancelled: true });
     expect(await answer).toEqual({
       requestId: 'c1',
       code: 'CANCELLED',
@@ -330,13 +329,8 @@ describe('ScenaroSession', () => {
     });
     expect(seen.signal?.aborted).toBe(true);
     expect(events.at(-1)?.status).toBe('cancelled');
-    const unknown = await agent.performRpc({
-      destinationIdentity: 'user',
-      method: 'scenaro__cancel_tool_call',
-      payload: JSON.stringify({ requestId: 'c1' }),
-      responseTimeoutMs: 3000,
-    });
-    expect(JSON.parse(unknown)).toEqual({ requestId: 'c1', cancelled: false });
+    const unknown = await cancelToolCall(agent, 'user', { requestId: 'c1' });
+    expect(unknown).toEqual({ requestId: 'c1', cancelled: false });
   });
 
   it('answers CANCELLED for running calls when the session stops', async () => {
@@ -482,12 +476,7 @@ describe('ScenaroSession', () => {
     const { session, agent } = setup({ isAllowedCaller: (identity) => identity === 'agent-007' });
     session.start();
     await expect(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'search_collection_items',
-        payload: '{"requestId":"x"}',
-        responseTimeoutMs: 1000,
-      }),
+      callTool(agent, 'search_collection_items', { requestId: 'x' }, 1000),
     ).rejects.toMatchObject({ code: 1500, message: 'Application error in method handler' });
   });
 
