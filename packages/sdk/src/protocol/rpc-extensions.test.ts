@@ -3,7 +3,6 @@ import {
   RESERVED_RPC_METHOD_NAMES,
   RTVI_RPC_MESSAGES,
   SCENARO_RPC_METHODS,
-  clientMessage,
   isRtviRpcRequest,
   parseCancelToolCallRequest,
   parseComposerDictationResponse,
@@ -14,8 +13,8 @@ import {
   parseUiActivitySnapshot,
   rtviRpcCallErrorMessage,
   rtviRpcRequestMessage,
-  serverResponse,
-} from './index.js';
+} from './rpc-extensions.js';
+import { clientMessage, serverResponse } from './rtvi-builders.js';
 
 describe('Scenaro RPC extensions', () => {
   it('adds the cancel method and reserves every built-in name', () => {
