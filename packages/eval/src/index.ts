@@ -17,5 +17,4 @@ export * from './runner/progress.js';
 export { finishedMetrics, runEvaluation, scenarioDirs } from './runner/runner.js';
 export type { EvaluationOptions, EvaluationResult } from './runner/runner.js';
 export * from './runner/scenario-files.js';
-export * from './runner/scoring.js';
 export * from './runner/select.js';

@@ -1,7 +1,8 @@
-import { ScenaroSession, createLoopbackPair } from '@scenaro/sdk';
+import { ScenaroSession, createLoopbackPair, silentLogger } from '@scenaro/sdk';
 import type { LoopbackPairOptions, ToolHandler, ToolHandlers } from '@scenaro/sdk';
 import type { RpcToolResponse } from '@scenaro/sdk/protocol';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeTimersInEachTest } from '@scenaro/sdk/testing';
 import { FrontendToolCaller, responseFromRpcFailure } from './frontend-tool-caller.js';
 
 const never: ToolHandler = () => new Promise<never>(() => {});
@@ -15,7 +16,7 @@ function setup(
   const session = new ScenaroSession({
     transport: pair.user,
     activity,
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     config: {
       tools: [
         { name: 'search', parameters: { type: 'object', required: ['query'] } },
@@ -50,12 +51,7 @@ function track<T>(promise: Promise<T>) {
 }
 
 describe('FrontendToolCaller', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('builds the RpcToolRequest and returns the frontend response', async () => {
     const { caller } = setup();

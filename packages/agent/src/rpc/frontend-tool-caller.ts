@@ -9,7 +9,7 @@
  * RPC code travels as `data.lkCode`.
  */
 import { randomUUID } from 'node:crypto';
-import { RpcError, defaultTimers, silentLogger } from '@scenaro/sdk';
+import { RpcError, defaultTimers, logToolAnswer, silentLogger } from '@scenaro/sdk';
 import type { Logger, RpcInvocation, RpcTransport, Timers } from '@scenaro/sdk';
 import {
   RPC_METHODS,
@@ -172,6 +172,7 @@ export class FrontendToolCaller {
     const waitMs = timeoutMs + this.graceMs;
     const { signal } = options;
     const started = this.now();
+    const call = { requestId, tool: definition.name, method };
 
     return new Promise<RpcToolResponse>((resolve) => {
       if (this.pending.has(requestId)) {
@@ -194,13 +195,13 @@ export class FrontendToolCaller {
         this.pending.delete(requestId);
         // Stop waiting on the transport when we answered first (timeout, cancel, abort).
         if (!transportSettled) controller.abort();
-        this.logger.debug('frontend tool answered', {
-          requestId,
-          tool: definition.name,
-          method,
-          code: response.code,
-          durationMs: this.now() - started,
-        });
+        logToolAnswer(
+          this.logger,
+          'frontend tool answered',
+          call,
+          response.code,
+          this.now() - started,
+        );
         resolve(response);
       };
       this.pending.set(requestId, { finish });
@@ -355,7 +356,7 @@ export class FrontendToolCaller {
       const parsed = parseCancelToolCallResponse(payload);
       return parsed.ok && parsed.value.cancelled;
     } catch (err) {
-      this.logger.warn('cancel request failed', { requestId, error: messageOf(err) });
+      this.logger.warn({ requestId, error: messageOf(err) }, 'cancel request failed');
       return false;
     }
   }

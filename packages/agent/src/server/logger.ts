@@ -1,22 +1,16 @@
 /**
  * Structured logging (pino). Every session logs through a child carrying its
- * session id; requests add their request id.
+ * session id; requests add their request id. The `Logger` shape and
+ * `silentLogger` are the SDK's, re-exported here because the server's options
+ * take them.
  */
+import type { Logger } from '@scenaro/sdk';
 import { pino } from 'pino';
 
-/** The logging surface the server uses. */
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
-  child(bindings: Record<string, unknown>): Logger;
-}
+export type { Logger } from '@scenaro/sdk';
+export { silentLogger } from '@scenaro/sdk';
 
 /** A pino logger writing JSON lines to stderr at `level` (`silent` turns it off). */
 export function createLogger(level: string = process.env['SCENARO_LOG_LEVEL'] ?? 'info'): Logger {
   return pino({ level, base: { service: 'scenaro-agent' } }, pino.destination(2));
 }
-
-/** A logger that discards everything. */
-export const silentLogger: Logger = pino({ level: 'silent' });

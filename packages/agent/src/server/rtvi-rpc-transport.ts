@@ -20,13 +20,13 @@ import type {
   RpcTransport,
 } from '@scenaro/sdk';
 import {
-  RTVI_RPC_MESSAGES,
   parseRtviRpcAck,
   parseRtviRpcCall,
   parseRtviRpcMethods,
   parseRtviRpcResponse,
+  rtviRpcRequestMessage,
 } from '@scenaro/sdk/protocol';
-import type { RtviRpcRequest } from '@scenaro/sdk/protocol';
+import type { RTVIMessage } from '@scenaro/sdk/protocol';
 
 /** LiveKit v1's payload limit. */
 export const RTVI_RPC_MAX_PAYLOAD_BYTES = 15360;
@@ -46,8 +46,8 @@ const byteLength = (s: string) => encoder.encode(s).byteLength;
 
 /** What the transport needs from its session. */
 export interface RtviRpcHost {
-  /** Push a `server-message`. */
-  push(data: unknown): void;
+  /** Send a message to the browser. */
+  send(message: RTVIMessage): void;
   /** Aborted when the session ends. */
   readonly signal: AbortSignal;
 }
@@ -127,15 +127,15 @@ export class RtviRpcServerTransport implements RpcTransport {
         cleanup,
       });
       params.signal?.addEventListener('abort', onAbort, { once: true });
-      const request: RtviRpcRequest = {
-        type: RTVI_RPC_MESSAGES.REQUEST,
-        requestId,
-        method: params.method,
-        payload: params.payload,
-        responseTimeoutMs: params.responseTimeoutMs,
-        callerIdentity: this.localIdentity,
-      };
-      this.#host.push(request);
+      this.#host.send(
+        rtviRpcRequestMessage({
+          requestId,
+          method: params.method,
+          payload: params.payload,
+          responseTimeoutMs: params.responseTimeoutMs,
+          callerIdentity: this.localIdentity,
+        }),
+      );
     });
   }
 

@@ -11,11 +11,13 @@ import {
   negotiateVersion,
   parseClientToServer,
   rtviError,
+  rtviRpcCallErrorMessage,
   serverEvent,
   serverMessage,
   serverResponse,
 } from '@scenaro/sdk/protocol';
 import type {
+  ActionAppliedMessage,
   ActionRecord,
   ClientMessageData,
   ClientToServerMessage,
@@ -91,7 +93,7 @@ export class BotSession implements SessionControl, ConversationHost {
     };
     this.log = options.log;
     this.rpc = new RtviRpcServerTransport({
-      push: (data) => this.push(data),
+      send: (message) => this.#opts.send(message),
       signal: this.#abort.signal,
     });
     this.#conversation = options.conversation?.(this) ?? {};
@@ -127,7 +129,11 @@ export class BotSession implements SessionControl, ConversationHost {
   }
 
   actionApplied(action: ActionRecord, toolDomain: string): void {
-    this.push({ type: 'action-applied', action, tool_domain: toolDomain });
+    this.push({
+      type: 'action-applied',
+      action,
+      tool_domain: toolDomain,
+    } satisfies ActionAppliedMessage);
   }
 
   // --- SessionControl -----------------------------------------------------
@@ -251,16 +257,12 @@ export class BotSession implements SessionControl, ConversationHost {
       );
     } catch (err) {
       this.log.warn({ requestId: id, t, err }, 'client-message failed');
-      const response: RTVIMessage = errorResponse(id, errorName(err));
-      if (RpcError.isInstance(err)) {
-        // RPC failures keep their LiveKit-compatible code for the browser's transport.
-        response.data = {
-          error: err.message,
-          code: err.code,
-          ...(err.data ? { data: err.data } : {}),
-        };
-      }
-      this.#opts.send(response);
+      // RPC failures keep their LiveKit-compatible code for the browser's transport.
+      this.#opts.send(
+        RpcError.isInstance(err)
+          ? rtviRpcCallErrorMessage(id, err.toWire())
+          : errorResponse(id, errorName(err)),
+      );
     } finally {
       endWrite?.();
     }

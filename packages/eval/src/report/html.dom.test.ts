@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { aggregateRun } from '../scoring/aggregate.js';
-import { makeMetrics } from '../scoring/testing.js';
+import { makeMetrics } from '../test-support/scoring-fixtures.js';
 import { renderReport } from './html.js';
 
 function load(): void {

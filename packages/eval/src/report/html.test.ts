@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateRun } from '../scoring/aggregate.js';
-import { makeMetrics } from '../scoring/testing.js';
+import { makeMetrics } from '../test-support/scoring-fixtures.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
-import { escapeHtml, histogramBins, renderReport } from './html.js';
+import { escapeHtml, histogramBins, renderReport } from './index.js';
 
 const hostile = '<script>alert("x")</script> & <img src=x onerror=alert(1)>';
 

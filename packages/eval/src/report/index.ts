@@ -3,4 +3,7 @@
  *
  * @module
  */
-export * from './html.js';
+export { renderReport } from './html.js';
+export type { ReportInput } from './html.js';
+export { escapeHtml } from './format.js';
+export { histogramBins } from './charts.js';

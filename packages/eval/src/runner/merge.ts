@@ -6,7 +6,7 @@ import { cp, mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeJsonAtomic } from './files.js';
 import { finishedMetrics } from './runner.js';
-import { finishRun } from './scoring.js';
+import { finishRun } from '../scoring/run-files.js';
 
 /** Merge `sources` (run folders) into `target`. A scenario found in two sources is an error. */
 export async function mergeRuns(

@@ -22,8 +22,9 @@ import { writeScenarioFiles } from './scenario-files.js';
 import { loadScenarios, planWork } from './select.js';
 import { checkSameWork, readRunArgs, resumedOptions } from './resume.js';
 import type { Shard, WorkItem } from './select.js';
-import { finishRun, scoreRun } from './scoring.js';
-import type { JudgeSettings, ScorerName } from './scoring.js';
+import { finishRun } from '../scoring/run-files.js';
+import { scoreRun } from '../scoring/score.js';
+import type { JudgeSettings, ScorerName } from '../scoring/score.js';
 import type { RunAggregate } from '../scoring/aggregate.js';
 
 /** Everything a run can be told. */

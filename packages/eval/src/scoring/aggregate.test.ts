@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  aggregateRun,
-  binomial,
-  coerceMetrics,
-  domainOf,
-  formatSummary,
-  passHatK,
-  passHatKTask,
-  trialCounts,
-  wilsonInterval,
-} from './aggregate.js';
-import { makeMetrics, usage } from './testing.js';
+import { makeMetrics, usage } from '../test-support/scoring-fixtures.js';
+import { aggregateRun, coerceMetrics, domainOf, trialCounts } from './aggregate.js';
+import { binomial, passHatK, passHatKTask, wilsonInterval } from './statistics.js';
+import { formatSummary } from './summary.js';
 import type { ScenarioMetrics } from './types.js';
+
+/** Every non-empty line of `lines` appears somewhere in `text`. */
+function expectEachLine(text: string, lines: string): void {
+  for (const line of lines.split('\n').filter(Boolean)) expect(text).toContain(line);
+}
 
 describe('pass^k', () => {
   it('computes C(c,k)/C(n,k) per task', () => {
@@ -224,20 +221,30 @@ describe('formatSummary', () => {
       failed({ scenario_name: 'tau2_retail__2' }),
     ];
     const text = formatSummary(aggregateRun(metrics, { minAgentTurns: 3 }), metrics);
-    expect(text).toContain('EVALUATION SUMMARY');
-    expect(text).toContain('====== tau2_airline__1 ======:');
-    expect(text).toContain('  Is successful: True');
-    expect(text).toContain('    Failed signals: db_state_match');
-    expect(text).toContain('Overall Latency Statistics:');
+    expectEachLine(
+      text,
+      `
+EVALUATION SUMMARY
+====== tau2_airline__1 ======:
+  Is successful: True
+    Failed signals: db_state_match
+Overall Latency Statistics:
+`,
+    );
     expect(text).toMatch(
       /Overall Success Rate: 50\.00% \(1\/2 scenarios — strict conjunction across all applicable signals, 95% CI \d/,
     );
-    expect(text).toContain('Task Success Rate (excl. clean_exit): 50.00% (1/2 scenarios');
-    expect(text).toContain('  DB-State match:               50.00% (1/2 scenarios)');
-    expect(text).toContain('Token Usage:');
-    expect(text).toContain('  agent: 8 call(s), prompt=800, completion=80, total=880');
-    expect(text).toContain('Per-Domain Success Rate:');
-    expect(text).toContain('  tau2_retail: 0.00% (0/1)');
+    expectEachLine(
+      text,
+      `
+Task Success Rate (excl. clean_exit): 50.00% (1/2 scenarios
+  DB-State match:               50.00% (1/2 scenarios)
+Token Usage:
+  agent: 8 call(s), prompt=800, completion=80, total=880
+Per-Domain Success Rate:
+  tau2_retail: 0.00% (0/1)
+`,
+    );
     expect(text).not.toContain('WARNING');
     expect(text).not.toContain('SCRIPTED');
     expect(text).not.toContain('pass^');
@@ -257,13 +264,18 @@ describe('formatSummary', () => {
     );
     const text = formatSummary(aggregateRun(metrics, { minAgentTurns: 3 }), metrics);
     expect(text.startsWith('#'.repeat(80))).toBe(true);
-    expect(text).toContain('SCRIPTED policies');
-    expect(text).toContain('  Mean: -1.0ms');
-    expect(text).toContain('WARNING: 2 scenario(s) had fewer than 3 agent turn(s)');
-    expect(text).toContain('[COUNTED AS FAILURE: insufficient agent turns / stalled');
-    expect(text).toContain('pass^1: 0.00% (1 tasks)');
-    expect(text).toContain('pass^2: 0.00% (1 tasks)');
-    expect(text).toContain('====== dom__s (trial 2) ======:');
+    expectEachLine(
+      text,
+      `
+SCRIPTED policies
+  Mean: -1.0ms
+WARNING: 2 scenario(s) had fewer than 3 agent turn(s)
+[COUNTED AS FAILURE: insufficient agent turns / stalled
+pass^1: 0.00% (1 tasks)
+pass^2: 0.00% (1 tasks)
+====== dom__s (trial 2) ======:
+`,
+    );
     expect(text).not.toContain('Per-Domain');
   });
 

@@ -11,7 +11,7 @@ import {
 } from './judge.js';
 import type { JudgeRequest } from './judge.js';
 import { scoreScenario } from './nemo.js';
-import { makeRun, makeScenario } from './testing.js';
+import { makeRun, makeScenario } from '../test-support/scoring-fixtures.js';
 
 const request: JudgeRequest = {
   scenarioName: 'tau2_retail__1',

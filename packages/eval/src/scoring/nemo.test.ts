@@ -5,9 +5,7 @@ import type { Judge, JudgeRequest, JudgeResult } from './judge.js';
 import { scoreScenario } from './nemo.js';
 import { latencyStats } from './signals.js';
 import type { PredicateLookup } from './signals.js';
-import { makeRun, makeScenario, usage } from './testing.js';
-
-const noPredicates: PredicateLookup = () => undefined;
+import { makeRun, makeScenario, usage, scoreInput } from '../test-support/scoring-fixtures.js';
 
 function fakeJudge(
   answer: Partial<JudgeResult> | ((r: JudgeRequest) => JudgeResult),
@@ -59,12 +57,7 @@ describe('latency stats', () => {
 
 describe('scoreScenario (NeMo composite)', () => {
   it('passes when every whitelisted signal passes, and fills the base fields', async () => {
-    const m = await scoreScenario({
-      scenario: makeScenario(),
-      run: makeRun(),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(scoreInput({ expectedDbHash: 'hash-a' }));
     expect(m.is_successful).toBe(true);
     expect(m.is_task_successful).toBe(true);
     expect(m.db_state_match).toBe(true);
@@ -95,12 +88,7 @@ describe('scoreScenario (NeMo composite)', () => {
   it('hashes the expected db, fails on a mismatch and a missing hash, and asks for include_db to diff', async () => {
     const expectedDb = { users: { u1: { name: 'Ann', balance: 10 } } };
     const run = makeRun({ agentSummary: { actions: [], db_hash: 'other' } });
-    const m = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDb,
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(scoreInput({ run, expectedDb }));
     expect(m.db_state_expected_hash).toBe(getDictHash(expectedDb));
     expect(m.db_state_match).toBe(false);
     expect(m.is_successful).toBe(false);
@@ -109,13 +97,7 @@ describe('scoreScenario (NeMo composite)', () => {
     expect(m.db_diff).toMatchObject({ status: 'needs_include_db', side: 'agent' });
 
     const actualDb = { users: { u1: { name: 'Ann', balance: 5 } } };
-    const withDb = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDb,
-      actualDb,
-      predicates: noPredicates,
-    });
+    const withDb = await scoreScenario(scoreInput({ run, expectedDb, actualDb }));
     expect(withDb.db_diff).toEqual({
       status: 'computed',
       side: 'agent',
@@ -138,33 +120,24 @@ describe('scoreScenario (NeMo composite)', () => {
       },
     });
 
-    const noHash = await scoreScenario({
-      scenario: makeScenario(),
-      run: makeRun({ agentSummary: { actions: [], db_hash: null } }),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const noHash = await scoreScenario(
+      scoreInput({
+        run: makeRun({ agentSummary: { actions: [], db_hash: null } }),
+        expectedDbHash: 'hash-a',
+      }),
+    );
     expect(noHash.db_state_match).toBe(false);
     expect(noHash.db_state_actual_hash).toBeNull();
 
-    const onlyHash = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'x',
-      predicates: noPredicates,
-    });
+    const onlyHash = await scoreScenario(scoreInput({ run, expectedDbHash: 'x' }));
     expect(onlyHash.db_diff).toMatchObject({ status: 'unavailable' });
   });
 
   it('compares the user db when an expected one exists, and gates db_state_match on both', async () => {
     const run = makeRun({ userSummary: { actions: [], db_hash: 'user-actual' } });
-    const m = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      expectedUserDbHash: 'user-expected',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(
+      scoreInput({ run, expectedDbHash: 'hash-a', expectedUserDbHash: 'user-expected' }),
+    );
     expect(m.db_state_match).toBe(true);
     expect(m.user_db_state_match).toBe(false);
     expect(m.user_db_state_expected_hash).toBe('user-expected');
@@ -177,62 +150,64 @@ describe('scoreScenario (NeMo composite)', () => {
   it('prefers a given hash, then the published one, then the hash of the expected db', async () => {
     const expectedDb = { t: { r: { v: 1 } } };
     const run = makeRun({ agentSummary: { actions: [], db_hash: 'hash-a' } });
-    const given = await scoreScenario({
-      scenario: makeScenario({ expectedDbHash: 'published' }),
-      run,
-      expectedDb,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const given = await scoreScenario(
+      scoreInput({
+        scenario: makeScenario({ expectedDbHash: 'published' }),
+        run,
+        expectedDb,
+        expectedDbHash: 'hash-a',
+      }),
+    );
     expect(given.db_state_expected_hash).toBe('hash-a');
     expect(given.db_state_match).toBe(true);
     expect(given.scoring_warnings).toEqual([
       `the expected agent db hashes to ${getDictHash(expectedDb)}, not to the expected hash hash-a; its diff may not explain a mismatch`,
     ]);
-    const published = await scoreScenario({
-      scenario: makeScenario({ expectedDbHash: 'published' }),
-      run,
-      expectedDb,
-      predicates: noPredicates,
-    });
+    const published = await scoreScenario(
+      scoreInput({
+        scenario: makeScenario({ expectedDbHash: 'published' }),
+        run,
+        expectedDb,
+      }),
+    );
     expect(published.db_state_expected_hash).toBe('published');
-    const consistent = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDb,
-      expectedDbHash: getDictHash(expectedDb),
-      predicates: noPredicates,
-    });
+    const consistent = await scoreScenario(
+      scoreInput({
+        run,
+        expectedDb,
+        expectedDbHash: getDictHash(expectedDb),
+      }),
+    );
     expect(consistent.scoring_warnings).toEqual([]);
   });
 
   it('falls back to the scenario published hash', async () => {
-    const m = await scoreScenario({
-      scenario: makeScenario({ expectedDbHash: 'hash-a' }),
-      run: makeRun(),
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(
+      scoreInput({
+        scenario: makeScenario({ expectedDbHash: 'hash-a' }),
+      }),
+    );
     expect(m.db_state_match).toBe(true);
   });
 
   it('a failed clean exit fails the scenario but not the task', async () => {
-    const m = await scoreScenario({
-      scenario: makeScenario(),
-      run: makeRun({ stopReason: '[TIMEOUT]' }),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(
+      scoreInput({
+        run: makeRun({ stopReason: '[TIMEOUT]' }),
+        expectedDbHash: 'hash-a',
+      }),
+    );
     expect(m.clean_exit).toBe(false);
     expect(m.is_successful).toBe(false);
     expect(m.is_task_successful).toBe(true);
   });
 
   it('is N/A when no whitelisted signal applies; non-whitelisted signals are excluded', async () => {
-    const m = await scoreScenario({
-      scenario: makeScenario({ successSignals: ['db_state_match'] }),
-      run: makeRun(),
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(
+      scoreInput({
+        scenario: makeScenario({ successSignals: ['db_state_match'] }),
+      }),
+    );
     expect(m.db_state_match).toBe('N/A');
     expect(m.is_successful).toBe('N/A');
     expect(m.is_task_successful).toBe('N/A');
@@ -248,13 +223,14 @@ describe('scoreScenario (NeMo composite)', () => {
   it('applies the stall rule: too few agent LLM calls fail and mark stalled', async () => {
     const run = makeRun({ tokenUsage: { agent: usage(2), user: usage(2) } });
     const judge = fakeJudge({ score: 1 });
-    const m = await scoreScenario({
-      scenario: makeScenario({ successSignals: ['db_state_match', 'judge_passed'] }),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      judge,
-    });
+    const m = await scoreScenario(
+      scoreInput({
+        scenario: makeScenario({ successSignals: ['db_state_match', 'judge_passed'] }),
+        run,
+        expectedDbHash: 'hash-a',
+        judge,
+      }),
+    );
     expect(m.stalled).toBe(true);
     expect(m.is_successful).toBe(false);
     expect(m.is_task_successful).toBe(false);
@@ -265,35 +241,31 @@ describe('scoreScenario (NeMo composite)', () => {
     // The signals are still computed.
     expect(m.db_state_match).toBe(true);
 
-    const disabled = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      minAgentTurns: 0,
-    });
+    const disabled = await scoreScenario(
+      scoreInput({ run, expectedDbHash: 'hash-a', minAgentTurns: 0 }),
+    );
     expect(disabled.stalled).toBe(false);
     expect(disabled.is_successful).toBe(true);
-    const custom = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      minAgentTurns: 2,
-    });
+    const custom = await scoreScenario(
+      scoreInput({ run, expectedDbHash: 'hash-a', minAgentTurns: 2 }),
+    );
     expect(custom.stalled).toBe(false);
   });
 
   it('a bridge failure fails the scenario with its reason', async () => {
-    const m = await scoreScenario({
-      scenario: makeScenario(),
-      run: makeRun({
-        failure: { phase: 'setup', message: 'apply_initialization failed', infrastructure: false },
-        stopReason: '[ERROR]',
+    const m = await scoreScenario(
+      scoreInput({
+        run: makeRun({
+          failure: {
+            phase: 'setup',
+            message: 'apply_initialization failed',
+            infrastructure: false,
+          },
+          stopReason: '[ERROR]',
+        }),
+        expectedDbHash: 'hash-a',
       }),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    );
     expect(m.is_successful).toBe(false);
     expect(m.failure_reason).toBe('bridge failure (setup): apply_initialization failed');
     expect(m.failure).toEqual({
@@ -307,22 +279,17 @@ describe('scoreScenario (NeMo composite)', () => {
     const run = makeRun({
       tokenUsage: { agent: usage(4, 'scripted:reference-agent'), user: usage(3, 'scripted:user') },
     });
-    const m = await scoreScenario({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(scoreInput({ run, expectedDbHash: 'hash-a' }));
     expect(m.scripted).toBe(true);
     expect(m.scripted_sides).toEqual({ agent: true, user: true });
-    const mixed = await scoreScenario({
-      scenario: makeScenario(),
-      run: makeRun({
-        tokenUsage: { agent: usage(4, 'scripted:reference-agent'), user: usage(3, 'gpt-4.1') },
+    const mixed = await scoreScenario(
+      scoreInput({
+        run: makeRun({
+          tokenUsage: { agent: usage(4, 'scripted:reference-agent'), user: usage(3, 'gpt-4.1') },
+        }),
+        expectedDbHash: 'hash-a',
       }),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    );
     expect(mixed.scripted).toBe(false);
     expect(mixed.scripted_sides).toEqual({ agent: true, user: false });
   });
@@ -344,7 +311,7 @@ describe('action match in the composite', () => {
         db_hash: null,
       },
     });
-    const m = await scoreScenario({ scenario, run, predicates: noPredicates });
+    const m = await scoreScenario(scoreInput({ scenario, run }));
     expect(m.is_action_match).toBe(true);
     expect(m.is_successful).toBe(true);
     expect(m.actions.agent).toHaveLength(1);
@@ -358,11 +325,9 @@ describe('action match in the composite', () => {
         db_hash: null,
       },
     });
-    expect(
-      (await scoreScenario({ scenario, run: wrong, predicates: noPredicates })).is_action_match,
-    ).toBe(false);
+    expect((await scoreScenario(scoreInput({ scenario, run: wrong }))).is_action_match).toBe(false);
     const none = makeRun({ agentSummary: undefined, userSummary: undefined });
-    const m = await scoreScenario({ scenario, run: none, predicates: noPredicates });
+    const m = await scoreScenario(scoreInput({ scenario, run: none }));
     expect(m.is_action_match).toBe(false);
     expect(m.is_successful).toBe(false);
   });
@@ -370,20 +335,18 @@ describe('action match in the composite', () => {
   it('uses the push path only when there are final responses', async () => {
     const order = { customer_name: 'Charlie', total_price: '11.49' };
     const pushed = makeRun({ finalResponses: [{ customer_name: 'charlie', total_price: 11.49 }] });
-    const m = await scoreScenario({
-      scenario,
-      run: pushed,
-      referenceAnswer: order,
-      matchOptions: { ignoreCapitalization: true },
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(
+      scoreInput({
+        scenario,
+        run: pushed,
+        referenceAnswer: order,
+        matchOptions: { ignoreCapitalization: true },
+      }),
+    );
     expect(m.is_action_match).toBe(true);
-    const strictCase = await scoreScenario({
-      scenario,
-      run: pushed,
-      referenceAnswer: order,
-      predicates: noPredicates,
-    });
+    const strictCase = await scoreScenario(
+      scoreInput({ scenario, run: pushed, referenceAnswer: order }),
+    );
     expect(strictCase.is_action_match).toBe(false);
   });
 
@@ -391,18 +354,14 @@ describe('action match in the composite', () => {
     const run = makeRun({ finalResponses: [{ a: 1 }, { b: 2 }, { c: 3 }] });
     const reference = [{ a: 1 }, { b: 2 }];
     expect(
-      (await scoreScenario({ scenario, run, referenceAnswer: reference, predicates: noPredicates }))
+      (await scoreScenario(scoreInput({ scenario, run, referenceAnswer: reference })))
         .is_action_match,
     ).toBe(true);
     expect(
       (
-        await scoreScenario({
-          scenario,
-          run,
-          referenceAnswer: reference,
-          strictMatch: true,
-          predicates: noPredicates,
-        })
+        await scoreScenario(
+          scoreInput({ scenario, run, referenceAnswer: reference, strictMatch: true }),
+        )
       ).is_action_match,
     ).toBe(false);
   });
@@ -420,9 +379,9 @@ describe('action match in the composite', () => {
         db_hash: 'u',
       },
     });
-    expect(
-      (await scoreScenario({ scenario: telecom, run, predicates: noPredicates })).is_action_match,
-    ).toBe(true);
+    expect((await scoreScenario(scoreInput({ scenario: telecom, run }))).is_action_match).toBe(
+      true,
+    );
   });
 });
 
@@ -515,18 +474,19 @@ describe('the judge', () => {
   });
 
   it('off: a scenario that needs it is not scored, never failed', async () => {
-    const m = await scoreScenario({ scenario: qa, run: makeRun(), predicates: noPredicates });
+    const m = await scoreScenario(scoreInput({ scenario: qa }));
     expect(m.is_successful).toBe('N/A');
     expect(m.is_task_successful).toBe('N/A');
     expect(m.not_scored_reason).toBe(
       'judge_passed needs the LLM judge: no LLM judge is configured',
     );
-    const nl = await scoreScenario({
-      scenario: retail,
-      run: makeRun({ agentSummary: { actions: [], db_hash: 'wrong' } }),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const nl = await scoreScenario(
+      scoreInput({
+        scenario: retail,
+        run: makeRun({ agentSummary: { actions: [], db_hash: 'wrong' } }),
+        expectedDbHash: 'hash-a',
+      }),
+    );
     expect(nl.is_successful).toBe('N/A');
     expect(nl.not_scored_reason).toMatch(/^nl_assertion needs the LLM judge/);
     // The deterministic verdicts are still there.
@@ -535,24 +495,14 @@ describe('the judge', () => {
 
   it('off: nl_assertion without assertions does not need it', async () => {
     const none = makeScenario({ successSignals: ['db_state_match', 'nl_assertion', 'clean_exit'] });
-    const m = await scoreScenario({
-      scenario: none,
-      run: makeRun(),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenario(scoreInput({ scenario: none, expectedDbHash: 'hash-a' }));
     expect(m.is_successful).toBe(true);
     expect(m.success_breakdown.not_applicable).toEqual(['nl_assertion']);
   });
 
   it('on: score and threshold give judge_passed', async () => {
     const judge = fakeJudge({ score: 0.95, reason: 'fine' });
-    const m = await scoreScenario({
-      scenario: qa,
-      run: makeRun(),
-      predicates: noPredicates,
-      judge,
-    });
+    const m = await scoreScenario(scoreInput({ scenario: qa, judge }));
     expect(m.judge_score).toBe(0.95);
     expect(m.judge_passed).toBe(true);
     expect(m.is_successful).toBe(true);
@@ -561,12 +511,12 @@ describe('the judge', () => {
     expect(judge.calls[0]?.prediction).toEqual({ actions: [] });
     expect(judge.calls[0]?.conversation).toHaveLength(5);
 
-    const low = await scoreScenario({
-      scenario: qa,
-      run: makeRun(),
-      predicates: noPredicates,
-      judge: fakeJudge({ score: 0.89 }),
-    });
+    const low = await scoreScenario(
+      scoreInput({
+        scenario: qa,
+        judge: fakeJudge({ score: 0.89 }),
+      }),
+    );
     expect(low.judge_passed).toBe(false);
     expect(low.is_successful).toBe(false);
   });
@@ -576,13 +526,9 @@ describe('the judge', () => {
       score: 0.7,
       nl_assertion_verdicts: [{ index: 1, passed: true, reason: 'refund said' }],
     });
-    const m = await scoreScenario({
-      scenario: retail,
-      run: makeRun(),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      judge,
-    });
+    const m = await scoreScenario(
+      scoreInput({ scenario: retail, expectedDbHash: 'hash-a', judge }),
+    );
     expect(m.nl_assertion_pass_rate).toBe(0.5);
     expect(m.nl_assertion_verdicts).toEqual([
       { index: 1, assertion: 'Agent refunds $5244.', passed: true, reason: 'refund said' },
@@ -601,12 +547,7 @@ describe('the judge', () => {
 
   it('on: a judge error leaves the scenario not scored', async () => {
     const judge = fakeJudge({ score: 0, reason: 'Error: 503', error: 'HTTP 503' });
-    const m = await scoreScenario({
-      scenario: qa,
-      run: makeRun(),
-      predicates: noPredicates,
-      judge,
-    });
+    const m = await scoreScenario(scoreInput({ scenario: qa, judge }));
     expect(m.is_successful).toBe('N/A');
     expect(m.not_scored_reason).toBe(
       'judge_passed needs the LLM judge: the judge failed: HTTP 503',
@@ -616,33 +557,15 @@ describe('the judge', () => {
       threshold: 0.9,
       judge: vi.fn().mockRejectedValue(new Error('socket hang up')),
     };
-    const t = await scoreScenario({
-      scenario: qa,
-      run: makeRun(),
-      predicates: noPredicates,
-      judge: throwing,
-    });
+    const t = await scoreScenario(scoreInput({ scenario: qa, judge: throwing }));
     expect(t.not_scored_reason).toMatch(/socket hang up/);
   });
 
   it('is only called when needed unless judgeAll', async () => {
     const judge = fakeJudge({ score: 1 });
-    await scoreScenario({
-      scenario: makeScenario(),
-      run: makeRun(),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      judge,
-    });
+    await scoreScenario(scoreInput({ expectedDbHash: 'hash-a', judge }));
     expect(judge.calls).toHaveLength(0);
-    const m = await scoreScenario({
-      scenario: makeScenario(),
-      run: makeRun(),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      judge,
-      judgeAll: true,
-    });
+    const m = await scoreScenario(scoreInput({ expectedDbHash: 'hash-a', judge, judgeAll: true }));
     expect(judge.calls).toHaveLength(1);
     expect(m.judge_passed).toBe(true);
     expect(m.success_breakdown.excluded).toContain('judge_passed');

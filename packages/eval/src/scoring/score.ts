@@ -1,16 +1,29 @@
 /**
- * One entry point for the runner: score a scenario with the scorer the run selected.
+ * The runner's entry point to scoring: score one bridged scenario, against the end states gold
+ * replay expects, with the scorer the run selected.
  *
  * @module
  */
+import type { ScenarioRun } from '../bridge/types.js';
+import { registryFor } from '../runner/expected.js';
+import type { ExpectedState } from '../runner/expected.js';
+import type { WorkItem } from '../runner/select.js';
+import { createJudge } from './judge.js';
+import type { JudgeConfig } from './judge.js';
 import { scoreScenario } from './nemo.js';
+import { registryPredicates } from './signals.js';
 import type { ScenarioMetrics } from './types.js';
 import { scoreScenarioTau2 } from './tau2.js';
 import type { Tau2ScoreInput } from './tau2.js';
 
+/** Which rules score the run. */
+export type ScorerName = 'nemo' | 'tau2';
+/** The judge's endpoint; the judge is off unless this is given. */
+export type JudgeSettings = JudgeConfig & { baseURL: string; model: string };
+
 /** Score with the NeMo composite (`'nemo'`, the default) or tau2's reward (`'tau2'`). */
 export function scoreScenarioWith(
-  scorer: 'nemo' | 'tau2',
+  scorer: ScorerName,
   input: Tau2ScoreInput,
 ): Promise<ScenarioMetrics> {
   return scorer === 'tau2' ? scoreScenarioTau2(input) : scoreScenario(input);
@@ -29,4 +42,29 @@ export function needsIncludeDb(metrics: Pick<ScenarioMetrics, 'db_diff' | 'user_
     agent: metrics.db_diff?.status === 'needs_include_db',
     user: metrics.user_db_diff?.status === 'needs_include_db',
   };
+}
+
+/** Score one scenario run. */
+export async function scoreRun(
+  item: WorkItem,
+  run: ScenarioRun,
+  expected: ExpectedState,
+  options: { dir: string; minAgentTurns: number; scorer: ScorerName; judge?: JudgeSettings },
+): Promise<ScenarioMetrics> {
+  const judge = options.judge ? createJudge(options.judge) : undefined;
+  return scoreScenarioWith(options.scorer, {
+    scenario: item.scenario,
+    run,
+    ...(expected.db !== undefined ? { expectedDb: expected.db } : {}),
+    ...(expected.userDb !== undefined ? { expectedUserDb: expected.userDb } : {}),
+    expectedDbHash: expected.dbHash,
+    expectedUserDbHash: expected.userDbHash,
+    predicates: registryPredicates(registryFor(item.domain), item.scenario.domain),
+    // The reference answer is what gold replay recorded (write tools), as the reference harness has it.
+    referenceAnswer: { actions: expected.recordedActions },
+    ...(judge ? { judge } : {}),
+    minAgentTurns: options.minAgentTurns,
+    scenarioDirectory: options.dir,
+    trial: item.trial,
+  });
 }

@@ -10,9 +10,7 @@ import {
   scoreScenarioTau2,
   tau2CriteriaFromTask,
 } from './tau2.js';
-import { makeRun, makeScenario } from './testing.js';
-
-const noPredicates: PredicateLookup = () => undefined;
+import { makeRun, makeScenario, scoreInput } from '../test-support/scoring-fixtures.js';
 
 describe('compareWithToolCall (tau2 compare_args)', () => {
   const gold = { name: 'update', arguments: { id: 'R1', cabin: 'economy', amount: 10 } };
@@ -140,13 +138,13 @@ describe('scoreScenarioTau2', () => {
       stopReason: '[USER_STOP]',
       turns: [{ start: 0, end: 1, role: 'agent', text: 'Refunded $5,244.' }],
     });
-    const m = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      criteria: { reward_basis: ['DB', 'COMMUNICATE'], communicate_info: ['5244'] },
-    });
+    const m = await scoreScenarioTau2(
+      scoreInput({
+        run,
+        expectedDbHash: 'hash-a',
+        criteria: { reward_basis: ['DB', 'COMMUNICATE'], communicate_info: ['5244'] },
+      }),
+    );
     expect(m.scorer).toBe('tau2');
     expect(m.tau2?.reward).toBe(1);
     expect(m.tau2?.reward_breakdown).toEqual({
@@ -166,13 +164,13 @@ describe('scoreScenarioTau2', () => {
     // NeMo's signals are still there as diagnostics (clean_exit false under USER_STOP).
     expect(m.clean_exit).toBe(false);
 
-    const wrongInfo = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      criteria: { reward_basis: ['DB', 'COMMUNICATE'], communicate_info: ['4000'] },
-    });
+    const wrongInfo = await scoreScenarioTau2(
+      scoreInput({
+        run,
+        expectedDbHash: 'hash-a',
+        criteria: { reward_basis: ['DB', 'COMMUNICATE'], communicate_info: ['4000'] },
+      }),
+    );
     expect(wrongInfo.tau2?.reward).toBe(0);
     expect(wrongInfo.is_successful).toBe(false);
     expect(wrongInfo.success_breakdown.failed).toEqual(['COMMUNICATE']);
@@ -180,25 +178,21 @@ describe('scoreScenarioTau2', () => {
 
   it('DB needs both agent and user hashes to match', async () => {
     const run = makeRun({ userSummary: { actions: [], db_hash: 'u-actual' } });
-    const m = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      expectedUserDbHash: 'u-expected',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenarioTau2(
+      scoreInput({ run, expectedDbHash: 'hash-a', expectedUserDbHash: 'u-expected' }),
+    );
     expect(m.tau2?.reward_basis).toEqual(['DB']);
     expect(m.tau2?.reward_breakdown.DB).toBe(0);
     expect(m.tau2?.reward).toBe(0);
   });
 
   it('applies the termination gate', async () => {
-    const m = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run: makeRun({ stopReason: '[MAX_TURNS]' }),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenarioTau2(
+      scoreInput({
+        run: makeRun({ stopReason: '[MAX_TURNS]' }),
+        expectedDbHash: 'hash-a',
+      }),
+    );
     expect(m.tau2?.reward).toBe(0);
     expect(m.tau2?.termination_gate).toBe('terminated by [MAX_TURNS]');
     expect(m.is_successful).toBe(false);
@@ -241,28 +235,30 @@ describe('scoreScenarioTau2', () => {
         db_hash: 'u',
       },
     });
-    const byName = await scoreScenarioTau2({
-      scenario,
-      run,
-      predicates: noPredicates,
-      criteria: {
-        reward_basis: ['ENV_ASSERTION', 'ACTION'],
-        actions: [
-          { name: 'transfer_to_human_agents', arguments: { summary: 'x' }, compare_args: [] },
-          { name: 'toggle_roaming', arguments: {}, requestor: 'user' },
-          { name: 'toggle_roaming', arguments: {}, requestor: 'user' },
-        ],
-      },
-    });
+    const byName = await scoreScenarioTau2(
+      scoreInput({
+        scenario,
+        run,
+        criteria: {
+          reward_basis: ['ENV_ASSERTION', 'ACTION'],
+          actions: [
+            { name: 'transfer_to_human_agents', arguments: { summary: 'x' }, compare_args: [] },
+            { name: 'toggle_roaming', arguments: {}, requestor: 'user' },
+            { name: 'toggle_roaming', arguments: {}, requestor: 'user' },
+          ],
+        },
+      }),
+    );
     expect(byName.tau2?.reward_breakdown.ACTION).toBe(1);
     expect(byName.tau2?.reward).toBe(1);
 
-    const allArgs = await scoreScenarioTau2({
-      scenario,
-      run,
-      predicates: noPredicates,
-      criteria: { reward_basis: ['ACTION'] },
-    });
+    const allArgs = await scoreScenarioTau2(
+      scoreInput({
+        scenario,
+        run,
+        criteria: { reward_basis: ['ACTION'] },
+      }),
+    );
     expect(allArgs.tau2?.reward_breakdown.ACTION).toBe(0);
     expect(allArgs.tau2?.notes.ACTION).toBe('not found: transfer_to_human_agents');
   });
@@ -288,12 +284,7 @@ describe('scoreScenarioTau2', () => {
       successSignals: ['db_state_match', 'nl_assertion'],
       nlAssertions: ['a', 'b'],
     });
-    const off = await scoreScenarioTau2({
-      scenario,
-      run: makeRun(),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const off = await scoreScenarioTau2(scoreInput({ scenario, expectedDbHash: 'hash-a' }));
     expect(off.is_successful).toBe('N/A');
     expect(off.tau2?.reward).toBeNull();
     expect(off.not_scored_reason).toBe('NL_ASSERTION: no LLM judge is configured');
@@ -310,41 +301,33 @@ describe('scoreScenarioTau2', () => {
           ],
         }),
     };
-    const on = await scoreScenarioTau2({
-      scenario,
-      run: makeRun(),
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      judge,
-    });
+    const on = await scoreScenarioTau2(scoreInput({ scenario, expectedDbHash: 'hash-a', judge }));
     expect(on.tau2?.reward).toBe(1);
     expect(on.is_successful).toBe(true);
   });
 
   it('DB without an expected db is not scored; COMMUNICATE without data is not applicable', async () => {
-    const m = await scoreScenarioTau2({
-      scenario: makeScenario({ successSignals: ['clean_exit'] }),
-      run: makeRun(),
-      predicates: noPredicates,
-    });
+    const m = await scoreScenarioTau2(
+      scoreInput({
+        scenario: makeScenario({ successSignals: ['clean_exit'] }),
+      }),
+    );
     expect(m.tau2?.reward_basis).toEqual(['DB', 'COMMUNICATE']);
     expect(m.tau2?.reward_breakdown.COMMUNICATE).toBeNull();
     expect(m.is_successful).toBe('N/A');
     expect(m.not_scored_reason).toMatch(/^DB: no expected db/);
-    const communicateOnly = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run: makeRun(),
-      predicates: noPredicates,
-      criteria: { reward_basis: ['COMMUNICATE'] },
-    });
+    const communicateOnly = await scoreScenarioTau2(
+      scoreInput({
+        criteria: { reward_basis: ['COMMUNICATE'] },
+      }),
+    );
     expect(communicateOnly.tau2?.reward).toBe(1);
     expect(communicateOnly.success_breakdown.not_applicable).toEqual(['COMMUNICATE']);
-    const empty = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run: makeRun(),
-      predicates: noPredicates,
-      criteria: { reward_basis: [] },
-    });
+    const empty = await scoreScenarioTau2(
+      scoreInput({
+        criteria: { reward_basis: [] },
+      }),
+    );
     expect(empty.tau2?.reward).toBe(1);
   });
 
@@ -355,21 +338,12 @@ describe('scoreScenarioTau2', () => {
         user: { n_calls: 1, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, models: [] },
       },
     });
-    const m = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-    });
+    const m = await scoreScenarioTau2(scoreInput({ run, expectedDbHash: 'hash-a' }));
     expect(m.stalled).toBe(false);
     expect(m.is_successful).toBe(true);
-    const stalled = await scoreScenarioTau2({
-      scenario: makeScenario(),
-      run,
-      expectedDbHash: 'hash-a',
-      predicates: noPredicates,
-      minAgentTurns: 3,
-    });
+    const stalled = await scoreScenarioTau2(
+      scoreInput({ run, expectedDbHash: 'hash-a', minAgentTurns: 3 }),
+    );
     expect(stalled.stalled).toBe(true);
     expect(stalled.is_successful).toBe(false);
   });
@@ -397,12 +371,10 @@ describe('tau2 criteria from task files and scorer selection', () => {
   });
 
   it('scores with the selected scorer and says when a diff needs include_db', async () => {
-    const input = {
-      scenario: makeScenario(),
+    const input = scoreInput({
       run: makeRun({ agentSummary: { actions: [], db_hash: 'x' } }),
       expectedDb: { t: {} },
-      predicates: noPredicates,
-    };
+    });
     const nemo = await scoreScenarioWith('nemo', input);
     const tau2 = await scoreScenarioWith('tau2', input);
     expect(nemo.scorer).toBe('nemo');

@@ -1,6 +1,8 @@
 import { RpcError as LiveKitRpcError } from 'livekit-client';
 import type { Room } from 'livekit-client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { cancelToolCall } from '../test-support/cancel-tool-call.js';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import type { RpcToolResponse } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
 import { createLoopbackPair } from '../rpc/loopback.js';
@@ -79,12 +81,7 @@ const addToCart: ToolHandlers = {
 };
 
 describe('LiveKit transport (fake Room over loopback)', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('runs the session in LiveKit mode: registration, call, feature event', async () => {
     const { session, agent, user, events } = setup(addToCart);
@@ -146,13 +143,8 @@ describe('LiveKit transport (fake Room over loopback)', () => {
     session.start();
     const pending = call(agent, 'hang', { requestId: 'c' });
     await vi.advanceTimersByTimeAsync(5);
-    const cancelled = await agent.performRpc({
-      destinationIdentity: 'visitor',
-      method: 'scenaro__cancel_tool_call',
-      payload: '{"requestId":"c"}',
-      responseTimeoutMs: 3000,
-    });
-    expect(JSON.parse(cancelled)).toEqual({ requestId: 'c', cancelled: true });
+    const cancelled = await cancelToolCall(agent, 'visitor', { requestId: 'c' });
+    expect(cancelled).toEqual({ requestId: 'c', cancelled: true });
     expect((await pending).code).toBe('CANCELLED');
   });
 

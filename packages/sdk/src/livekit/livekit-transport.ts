@@ -16,6 +16,7 @@ import type {
 } from 'livekit-client';
 import { abortError, abortReason, onAbort } from '../rpc/abort.js';
 import { RpcError } from '../rpc/errors.js';
+import { DisconnectListeners } from '../rpc/disconnect-listeners.js';
 import { silentLogger } from '../rpc/logger.js';
 import type { Logger } from '../rpc/logger.js';
 import { MAX_V1_PAYLOAD_BYTES, RPC_ACK_TIMEOUT_MS } from '../rpc/loopback.js';
@@ -23,7 +24,6 @@ import { defaultTimers } from '../rpc/timers.js';
 import type { Timers } from '../rpc/timers.js';
 import type {
   PerformRpcParams,
-  RpcDisconnectEvent,
   RpcDisconnectListener,
   RpcMethodHandler,
   RpcTransport,
@@ -88,7 +88,7 @@ export class LiveKitTransport implements RpcTransport {
   private readonly logger: Logger;
   private readonly methods = new Set<string>();
   private readonly running = new Set<{ callerIdentity: string; controller: AbortController }>();
-  private readonly listeners = new Set<RpcDisconnectListener>();
+  private readonly listeners = new DisconnectListeners(() => this.logger);
   private attached = false;
 
   constructor(room: LiveKitRoomLike, options: LiveKitTransportOptions = {}) {
@@ -132,10 +132,7 @@ export class LiveKitTransport implements RpcTransport {
   }
 
   onDisconnect(listener: RpcDisconnectListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.listeners.add(listener);
   }
 
   performRpc(params: PerformRpcParams): Promise<string> {
@@ -153,7 +150,7 @@ export class LiveKitTransport implements RpcTransport {
       const guardMs =
         Math.max(responseTimeoutMs, RPC_ACK_TIMEOUT_MS) + (this.options.settleGuardMs ?? 1000);
       const guard = this.timers.setTimeout(() => {
-        this.logger.warn('performRpc did not settle; failing it', { method, destinationIdentity });
+        this.logger.warn({ method, destinationIdentity }, 'performRpc did not settle; failing it');
         settle(() => reject(RpcError.builtIn('RESPONSE_TIMEOUT', 'performRpc never settled')));
       }, guardMs);
       const detach = onAbort(signal, () => {
@@ -211,28 +208,20 @@ export class LiveKitTransport implements RpcTransport {
     }
   }
 
-  private emit(event: RpcDisconnectEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.logger.error('disconnect listener threw', { error: String(err) });
-      }
-    }
-  }
-
   private readonly onParticipantDisconnected = (participant: LiveKitParticipantLike): void => {
     for (const run of this.running) {
       if (run.callerIdentity === participant.identity) {
         run.controller.abort(abortError('caller disconnected'));
       }
     }
-    this.emit({ kind: 'peer', identity: participant.identity });
+    this.listeners.emit({ kind: 'peer', identity: participant.identity });
   };
 
   private readonly onRoomDisconnected = (reason?: unknown): void => {
     for (const run of this.running) run.controller.abort(abortError('room disconnected'));
-    this.emit(reason === undefined ? { kind: 'local' } : { kind: 'local', reason: String(reason) });
+    this.listeners.emit(
+      reason === undefined ? { kind: 'local' } : { kind: 'local', reason: String(reason) },
+    );
   };
 }
 

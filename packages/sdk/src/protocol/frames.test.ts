@@ -103,13 +103,9 @@ describe('frame codec byte layout', () => {
   });
 
   it('uses the field numbers of frames.proto', () => {
-    expect(FRAME_FIELD_NUMBERS).toEqual({
-      text: 1,
-      audio: 2,
-      transcription: 3,
-      message: 4,
-      interruption: 5,
-    });
+    const oneof = FrameSchema.oneofs.find((o) => o.name === 'frame');
+    const fromProto = Object.fromEntries(oneof?.fields.map((f) => [f.name, f.number]) ?? []);
+    expect(FRAME_FIELD_NUMBERS).toEqual(fromProto);
   });
 });
 

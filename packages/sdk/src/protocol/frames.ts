@@ -6,11 +6,15 @@
  * Decoding never throws anything but {@link FrameDecodeError}.
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import { FrameSchema } from './generated/frames_pb.js';
 import type { Frame } from './generated/frames_pb.js';
 import { encodeMessageFrame } from './message-frame.js';
-import { parseEnvelope } from './rtvi.js';
-import type { EnvelopeParseResult, RTVIMessage } from './rtvi.js';
+import { parseEnvelope } from './rtvi-parse.js';
+import type { EnvelopeParseResult } from './rtvi-parse.js';
+import type { RTVIMessage } from './rtvi.js';
+
+type FrameInit = MessageInitShape<typeof FrameSchema>;
 
 /** Common fields of Pipecat's typed frames. `id` 0 and empty `name` are omitted on the wire. */
 interface FrameIdentity {
@@ -111,45 +115,25 @@ function toValue(frame: Frame): PipecatFrame {
 
 /** The library message for every frame kind but `message`, which is written directly. */
 function toMessage(value: Exclude<PipecatFrame, MessageFrameValue>): Frame {
+  const common = { id: value.id ?? 0n, name: value.name ?? '' };
+  const frame = (init: FrameInit['frame']): Frame => create(FrameSchema, { frame: init });
   switch (value.kind) {
     case 'text':
-      return create(FrameSchema, {
-        frame: {
-          case: 'text',
-          value: { id: value.id ?? 0n, name: value.name ?? '', text: value.text },
-        },
+      return frame({ case: 'text', value: { ...common, text: value.text } });
+    case 'audio': {
+      const { audio, sampleRate, numChannels, pts } = value;
+      const timing = pts !== undefined ? { pts } : {};
+      return frame({
+        case: 'audio',
+        value: { ...common, audio, sampleRate, numChannels, ...timing },
       });
-    case 'audio':
-      return create(FrameSchema, {
-        frame: {
-          case: 'audio',
-          value: {
-            id: value.id ?? 0n,
-            name: value.name ?? '',
-            audio: value.audio,
-            sampleRate: value.sampleRate,
-            numChannels: value.numChannels,
-            ...(value.pts !== undefined ? { pts: value.pts } : {}),
-          },
-        },
-      });
-    case 'transcription':
-      return create(FrameSchema, {
-        frame: {
-          case: 'transcription',
-          value: {
-            id: value.id ?? 0n,
-            name: value.name ?? '',
-            text: value.text,
-            userId: value.userId,
-            timestamp: value.timestamp,
-          },
-        },
-      });
+    }
+    case 'transcription': {
+      const { text, userId, timestamp } = value;
+      return frame({ case: 'transcription', value: { ...common, text, userId, timestamp } });
+    }
     case 'interruption':
-      return create(FrameSchema, {
-        frame: { case: 'interruption', value: { id: value.id ?? 0n, name: value.name ?? '' } },
-      });
+      return frame({ case: 'interruption', value: common });
   }
 }
 

@@ -4,6 +4,10 @@
  */
 export * from './rpc.js';
 export * from './rtvi.js';
+export * from './rtvi-builders.js';
+export * from './rtvi-version.js';
+export * from './rtvi-schemas.js';
+export * from './rtvi-parse.js';
 export * from './control-plane.js';
 export * from './frames.js';
 export * from './rpc-extensions.js';

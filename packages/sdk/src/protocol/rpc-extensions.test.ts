@@ -12,11 +12,9 @@ import {
   parseRtviRpcResponse,
   parseUiActivitySnapshot,
   rtviRpcCallErrorMessage,
-  rtviRpcCallMessage,
-  rtviRpcCallResultMessage,
   rtviRpcRequestMessage,
-  rtviRpcResponseMessage,
-} from './index.js';
+} from './rpc-extensions.js';
+import { clientMessage, serverResponse } from './rtvi-builders.js';
 
 describe('Scenaro RPC extensions', () => {
   it('adds the cancel method and reserves every built-in name', () => {
@@ -90,7 +88,9 @@ describe('RPC over RTVI messages', () => {
   });
 
   it('builds browser answers as client-messages', () => {
-    expect(rtviRpcResponseMessage('m1', { requestId: 'q1', payload: 'ok' })).toEqual({
+    expect(
+      clientMessage('m1', RTVI_RPC_MESSAGES.RESPONSE, { requestId: 'q1', payload: 'ok' }),
+    ).toEqual({
       label: 'rtvi-ai',
       type: 'client-message',
       id: 'm1',
@@ -104,14 +104,18 @@ describe('RPC over RTVI messages', () => {
   });
 
   it('builds the browser -> agent call and both answers', () => {
-    const call = rtviRpcCallMessage('c1', { method: 'm', payload: 'p', responseTimeoutMs: 100 });
+    const call = clientMessage('c1', RTVI_RPC_MESSAGES.CALL, {
+      method: 'm',
+      payload: 'p',
+      responseTimeoutMs: 100,
+    });
     expect(call.data).toEqual({
       t: 'rpc-call',
       d: { method: 'm', payload: 'p', responseTimeoutMs: 100 },
     });
     expect(parseRtviRpcCall(call.data?.d).ok).toBe(true);
     expect(parseRtviRpcCall({ method: 'm', payload: 'p', responseTimeoutMs: 0 }).ok).toBe(false);
-    expect(rtviRpcCallResultMessage('c1', 'out')).toEqual({
+    expect(serverResponse('c1', RTVI_RPC_MESSAGES.CALL, { payload: 'out' })).toEqual({
       label: 'rtvi-ai',
       type: 'server-response',
       id: 'c1',

@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { RPC_METHODS, RPC_TIMEOUTS } from './rpc.js';
 import type { ParseResult, RpcMethodSpec } from './rpc.js';
-import { RTVI_MESSAGE_LABEL, clientMessage, serverMessage, serverResponse } from './rtvi.js';
+import { RTVI_MESSAGE_LABEL } from './rtvi.js';
+import { serverMessage } from './rtvi-builders.js';
 import type { RTVIMessage } from './rtvi.js';
 
 // ---------------------------------------------------------------------------
@@ -297,41 +298,6 @@ const rpcRequestSchema = z
     if (v.callerIdentity !== undefined) out.callerIdentity = v.callerIdentity;
     return out;
   });
-const ackSchema = z
-  .object({ requestId: z.string().min(1) })
-  .loose()
-  .transform(({ requestId }) => ({ requestId }));
-const responseSchema = z.union([
-  z
-    .object({ requestId: z.string().min(1), error: errorBodySchema })
-    .loose()
-    .transform(({ requestId, error }): RtviRpcResponseData => ({ requestId, error })),
-  z
-    .object({ requestId: z.string().min(1), payload: z.string() })
-    .loose()
-    .transform(({ requestId, payload }): RtviRpcResponseData => ({ requestId, payload })),
-]);
-const callSchema = z
-  .object({
-    method: z.string().min(1),
-    payload: z.string(),
-    responseTimeoutMs: z.number().positive(),
-  })
-  .loose()
-  .transform(({ method, payload, responseTimeoutMs }) => ({ method, payload, responseTimeoutMs }));
-const callResultSchema = z
-  .object({ payload: z.string() })
-  .loose()
-  .transform(({ payload }) => ({ payload }));
-const callErrorSchema = z
-  .object({ error: z.string(), code: z.number().int().optional(), data: z.string().optional() })
-  .loose()
-  .transform(({ error, code, data }) => {
-    const out: RtviRpcCallErrorData = { error };
-    if (code !== undefined) out.code = code;
-    if (data !== undefined) out.data = data;
-    return out;
-  });
 
 /** Whether a `server-message` `data` is meant as an RPC request (it may still be malformed). */
 export function isRtviRpcRequest(data: unknown): boolean {
@@ -345,22 +311,62 @@ export function isRtviRpcRequest(data: unknown): boolean {
 export function parseRtviRpcRequest(data: unknown): ParseResult<RtviRpcRequest> {
   return parseWith(rpcRequestSchema, data, 'data');
 }
+
+const ackSchema = z
+  .object({ requestId: z.string().min(1) })
+  .loose()
+  .transform(({ requestId }) => ({ requestId }));
 /** Validate `client-message` `d` of `t: "rpc-ack"`. */
 export function parseRtviRpcAck(d: unknown): ParseResult<RtviRpcAckData> {
   return parseWith(ackSchema, d, 'd');
 }
+
+const responseSchema = z.union([
+  z
+    .object({ requestId: z.string().min(1), error: errorBodySchema })
+    .loose()
+    .transform(({ requestId, error }): RtviRpcResponseData => ({ requestId, error })),
+  z
+    .object({ requestId: z.string().min(1), payload: z.string() })
+    .loose()
+    .transform(({ requestId, payload }): RtviRpcResponseData => ({ requestId, payload })),
+]);
 /** Validate `client-message` `d` of `t: "rpc-response"`. */
 export function parseRtviRpcResponse(d: unknown): ParseResult<RtviRpcResponseData> {
   return parseWith(responseSchema, d, 'd');
 }
+
+const callSchema = z
+  .object({
+    method: z.string().min(1),
+    payload: z.string(),
+    responseTimeoutMs: z.number().positive(),
+  })
+  .loose()
+  .transform(({ method, payload, responseTimeoutMs }) => ({ method, payload, responseTimeoutMs }));
 /** Validate `client-message` `d` of `t: "rpc-call"`. */
 export function parseRtviRpcCall(d: unknown): ParseResult<RtviRpcCallData> {
   return parseWith(callSchema, d, 'd');
 }
+
+const callResultSchema = z
+  .object({ payload: z.string() })
+  .loose()
+  .transform(({ payload }) => ({ payload }));
 /** Validate the `server-response` `d` answering `rpc-call`. */
 export function parseRtviRpcCallResult(d: unknown): ParseResult<RtviRpcCallResult> {
   return parseWith(callResultSchema, d, 'd');
 }
+
+const callErrorSchema = z
+  .object({ error: z.string(), code: z.number().int().optional(), data: z.string().optional() })
+  .loose()
+  .transform(({ error, code, data }) => {
+    const out: RtviRpcCallErrorData = { error };
+    if (code !== undefined) out.code = code;
+    if (data !== undefined) out.data = data;
+    return out;
+  });
 /** Validate the `error-response` `data` answering `rpc-call`. */
 export function parseRtviRpcCallError(data: unknown): ParseResult<RtviRpcCallErrorData> {
   return parseWith(callErrorSchema, data, 'data');
@@ -372,28 +378,12 @@ export function rtviRpcRequestMessage(
 ): RTVIMessage<'server-message', RtviRpcRequest> {
   return serverMessage<RtviRpcRequest>({ type: RTVI_RPC_MESSAGES.REQUEST, ...request });
 }
-/** browser side: the `client-message` acknowledging receipt of a request. */
-export function rtviRpcAckMessage(id: string, requestId: string) {
-  return clientMessage<RtviRpcAckData>(id, RTVI_RPC_MESSAGES.ACK, { requestId });
-}
-/** browser side: the `client-message` answering a request. */
-export function rtviRpcResponseMessage(id: string, data: RtviRpcResponseData) {
-  return clientMessage<RtviRpcResponseData>(id, RTVI_RPC_MESSAGES.RESPONSE, data);
-}
-/** browser side: the `client-message` request calling an agent method. */
-export function rtviRpcCallMessage(id: string, data: RtviRpcCallData) {
-  return clientMessage<RtviRpcCallData>(id, RTVI_RPC_MESSAGES.CALL, data);
-}
-/** agent side: the `server-response` answering `rpc-call` with a payload. */
-export function rtviRpcCallResultMessage(id: string, payload: string) {
-  return serverResponse<RtviRpcCallResult>(id, RTVI_RPC_MESSAGES.CALL, { payload });
-}
 /** agent side: the `error-response` answering `rpc-call` with an RPC error. */
 export function rtviRpcCallErrorMessage(
   id: string,
   error: RtviRpcErrorBody,
 ): RTVIMessage<'error-response', RtviRpcCallErrorData> {
   const data: RtviRpcCallErrorData = { error: error.message, code: error.code };
-  if (error.data !== undefined) data.data = error.data;
+  if (error.data) data.data = error.data;
   return { label: RTVI_MESSAGE_LABEL, type: 'error-response', id, data };
 }

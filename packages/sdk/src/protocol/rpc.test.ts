@@ -8,35 +8,47 @@ import {
   parseRpcToolResponse,
   resolveRpcMethodName,
 } from './index.js';
+import { readSharedText } from '../test-support/shared-data.js';
 
-describe('RPC contract constants', () => {
+// The contract's source of truth is the spec in ../shared; these tests read it.
+const spec = readSharedText('spec/rpc-contracts.md', 'RPC contract vs spec');
+
+/** The built-in methods table: one tab-separated row per constant. */
+function specMethods(text: string): Record<string, { method: string; timeoutMs: number }> {
+  const rows = text.matchAll(/^`(\w+)`\t`(\w+)`\t(\d+)ms$/gm);
+  return Object.fromEntries(
+    [...rows].map(([, key, method, ms]) => [key, { method, timeoutMs: Number(ms) }]),
+  );
+}
+
+/** The `RPC_TIMEOUTS` block of the spec. */
+function specTimeouts(text: string): Record<string, number> {
+  const block = /RPC_TIMEOUTS = \{([^}]*)\}/.exec(text)?.[1] ?? '';
+  return Object.fromEntries([...block.matchAll(/(\w+): (\d+)/g)].map(([, k, v]) => [k, Number(v)]));
+}
+
+/** The quoted codes of `RpcToolResponse.code`. */
+function specResponseCodes(text: string): string[] {
+  const line = /^\s*code: (.*);$/m.exec(text)?.[1] ?? '';
+  return [...line.matchAll(/'(\w+)'/g)].map(([, code]) => code ?? '');
+}
+
+describe.skipIf(spec === undefined)('RPC contract constants against the spec', () => {
+  const text = spec ?? '';
+
   it('lists exactly the four built-in methods of the spec table', () => {
-    expect(RPC_METHODS).toEqual({
-      UI_ACTIVITY_CHECK: { method: 'scenaro__ui_activity_check', timeoutMs: 3000 },
-      COMPOSER_START_DICTATION: { method: 'composer_start_dictation', timeoutMs: 10000 },
-      COMPOSER_END_DICTATION: { method: 'composer_end_dictation', timeoutMs: 15000 },
-      COMPOSER_CANCEL_DICTATION: { method: 'composer_cancel_dictation', timeoutMs: 8000 },
-    });
+    expect(Object.keys(specMethods(text))).toHaveLength(4);
+    expect(RPC_METHODS).toEqual(specMethods(text));
   });
 
   it('has all six timeout values', () => {
-    expect(RPC_TIMEOUTS).toEqual({
-      AGENT_DEFAULT_MS: 8000,
-      FRONTEND_TOOL_MS: 10000,
-      UI_ACTIVITY_MS: 3000,
-      COMPOSER_START_MS: 10000,
-      COMPOSER_END_MS: 15000,
-      COMPOSER_CANCEL_MS: 8000,
-    });
+    expect(Object.keys(specTimeouts(text))).toHaveLength(6);
+    expect(RPC_TIMEOUTS).toEqual(specTimeouts(text));
   });
 
   it('names the four response codes', () => {
-    expect(Object.values(RPC_RESPONSE_CODES).sort()).toEqual([
-      'CANCELLED',
-      'ERROR',
-      'SUCCESS',
-      'TIMEOUT',
-    ]);
+    expect(Object.values(RPC_RESPONSE_CODES).sort()).toEqual(specResponseCodes(text).sort());
+    expect(specResponseCodes(text)).toHaveLength(4);
   });
 });
 

@@ -195,32 +195,24 @@ describe('RTVI envelope', () => {
   });
 });
 
+/** A `send-text` envelope with any data, and an id when given. */
+function sendTextEnvelope(data: unknown, id?: string) {
+  return { label: 'rtvi-ai', type: 'send-text', ...(id === undefined ? {} : { id }), data };
+}
+
 describe('inbound validation', () => {
   it('requires an id on the server side', () => {
-    const result = parseClientToServer({
-      label: 'rtvi-ai',
-      type: 'send-text',
-      data: { content: 'x' },
-    });
+    const result = parseClientToServer(sendTextEnvelope({ content: 'x' }));
     expect(result).toMatchObject({ ok: false, error: { kind: 'missing-id', path: 'id' } });
   });
   it('names the bad data field', () => {
-    const result = parseClientToServer({
-      label: 'rtvi-ai',
-      type: 'send-text',
-      id: 'a',
-      data: { content: 5 },
-    });
+    const result = parseClientToServer(sendTextEnvelope({ content: 5 }, 'a'));
     expect(result).toMatchObject({
       ok: false,
       error: { kind: 'invalid-data', path: 'data.content', id: 'a', type: 'send-text' },
     });
-    const nested = parseClientToServer({
-      label: 'rtvi-ai',
-      type: 'send-text',
-      id: 'a',
-      data: { content: 'x', options: { run_immediately: 'yes' } },
-    });
+    const options = { run_immediately: 'yes' };
+    const nested = parseClientToServer(sendTextEnvelope({ content: 'x', options }, 'a'));
     expect(nested).toMatchObject({ ok: false, error: { path: 'data.options.run_immediately' } });
   });
   it('reports unknown types with Pipecat wording', () => {

@@ -90,6 +90,15 @@ function App(props: {
   );
 }
 
+/** Render the test app in StrictMode (effects run twice, as in development). */
+function renderStrict(transport: LoopbackTransport) {
+  return render(
+    <StrictMode>
+      <App transport={transport} />
+    </StrictMode>,
+  );
+}
+
 describe('React bindings (StrictMode, jsdom)', () => {
   afterEach(() => {
     cleanup();
@@ -98,11 +107,7 @@ describe('React bindings (StrictMode, jsdom)', () => {
   it('registers once under StrictMode double mount and unregisters on unmount', async () => {
     const { agent, user } = createLoopbackPair();
     const register = vi.spyOn(user, 'registerMethod');
-    const { unmount } = render(
-      <StrictMode>
-        <App transport={user} />
-      </StrictMode>,
-    );
+    const { unmount } = renderStrict(user);
     expect(user.registeredMethods.sort()).toEqual([
       'add_to_cart',
       'scenaro__cancel_tool_call',
@@ -120,11 +125,7 @@ describe('React bindings (StrictMode, jsdom)', () => {
 
   it('renders componentData, status and errors through useFeature', async () => {
     const { agent, user } = createLoopbackPair();
-    render(
-      <StrictMode>
-        <App transport={user} />
-      </StrictMode>,
-    );
+    renderStrict(user);
     expect(screen.getByTestId('catalog').textContent).toBe('idle:-:');
     await agentCall(agent, 'show_products', { requestId: 'r1', args: { query: 'blanc' } });
     expect(screen.getByTestId('catalog').textContent).toBe('success:Chablis,Meursault:');
@@ -136,11 +137,7 @@ describe('React bindings (StrictMode, jsdom)', () => {
 
   it('re-renders useCollection when a handler writes the collection', async () => {
     const { agent, user } = createLoopbackPair();
-    render(
-      <StrictMode>
-        <App transport={user} />
-      </StrictMode>,
-    );
+    renderStrict(user);
     const call = (requestId: string, sku: string) =>
       agent.performRpc({
         destinationIdentity: 'user',

@@ -1,22 +1,12 @@
+import { RpcError as LiveKitRpcError } from 'livekit-client';
 import { describe, expect, it } from 'vitest';
-import { RPC_ERROR_CODES, RpcError, isTimeoutCode } from './errors.js';
+import { RPC_ERROR_CODES, RPC_ERROR_MESSAGES, RpcError, isTimeoutCode } from './errors.js';
 import { byteLength, truncateBytes } from './utf8.js';
 
 describe('RpcError', () => {
-  it('uses the LiveKit code numbers', () => {
-    expect(RPC_ERROR_CODES).toEqual({
-      APPLICATION_ERROR: 1500,
-      CONNECTION_TIMEOUT: 1501,
-      RESPONSE_TIMEOUT: 1502,
-      RECIPIENT_DISCONNECTED: 1503,
-      RESPONSE_PAYLOAD_TOO_LARGE: 1504,
-      SEND_FAILED: 1505,
-      UNSUPPORTED_METHOD: 1400,
-      RECIPIENT_NOT_FOUND: 1401,
-      REQUEST_PAYLOAD_TOO_LARGE: 1402,
-      UNSUPPORTED_SERVER: 1403,
-      UNSUPPORTED_VERSION: 1404,
-    });
+  it('uses the LiveKit codes and messages', () => {
+    expect(RPC_ERROR_CODES).toEqual({ ...LiveKitRpcError.ErrorCode });
+    expect(RPC_ERROR_MESSAGES).toEqual({ ...LiveKitRpcError.ErrorMessage });
   });
 
   it('builds built-in errors with livekit-client messages', () => {

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import { RpcError } from './errors.js';
-import type { Logger } from './logger.js';
+import { createRecordingLogger } from '../test-support/recording-logger.js';
 import { LoopbackNetwork, createLoopbackPair, handlerVisibleTimeout } from './loopback.js';
-import type { RpcInvocation } from './transport.js';
+import type { RpcInvocation, RpcTransport } from './transport.js';
 
 /** Observe a promise's state without awaiting it. */
 function track<T>(promise: Promise<T>) {
@@ -16,20 +17,14 @@ function track<T>(promise: Promise<T>) {
   return state;
 }
 
-function recordingLogger() {
-  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
-  const at =
-    (level: string) =>
-    (message: string, fields?: Record<string, unknown>): void => {
-      lines.push({ level, message, fields });
-    };
-  const logger: Logger = {
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-  };
-  return { logger, lines };
+/** `from` calls `method` on `to` with an empty payload. */
+function rpc(from: RpcTransport, to: string, method: string, responseTimeoutMs: number) {
+  return from.performRpc({ destinationIdentity: to, method, payload: '', responseTimeoutMs });
+}
+
+/** {@link rpc}, with the call's state tracked. */
+function call(from: RpcTransport, to: string, method: string, responseTimeoutMs: number) {
+  return track(rpc(from, to, method, responseTimeoutMs));
 }
 
 function codeOf(error: unknown): number | undefined {
@@ -37,12 +32,7 @@ function codeOf(error: unknown): number | undefined {
 }
 
 describe('loopback transport', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('delivers a call and its answer, with caller identity and payload', async () => {
     const { agent, user, network } = createLoopbackPair();
@@ -88,14 +78,10 @@ describe('loopback transport', () => {
 
   it('answers an unknown method with 1400 after acknowledging it', async () => {
     const { agent } = createLoopbackPair();
-    await expect(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'nope',
-        payload: '',
-        responseTimeoutMs: 1000,
-      }),
-    ).rejects.toMatchObject({ code: 1400, message: 'Method not supported at destination' });
+    await expect(rpc(agent, 'user', 'nope', 1000)).rejects.toMatchObject({
+      code: 1400,
+      message: 'Method not supported at destination',
+    });
   });
 
   it('refuses requests over 15360 UTF-8 bytes with 1402 (not UTF-16 length)', async () => {
@@ -117,19 +103,14 @@ describe('loopback transport', () => {
     const { agent, user } = createLoopbackPair();
     user.registerMethod('big', () => '€'.repeat(5121)); // 15363 bytes
     user.registerMethod('fits', () => '€'.repeat(5120)); // 15360 bytes
-    const call = (method: string) =>
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method,
-        payload: '',
-        responseTimeoutMs: 1000,
-      });
+    const call = (method: string) => rpc(agent, 'user', method, 1000);
     await expect(call('big')).rejects.toMatchObject({ code: 1504 });
     await expect(call('fits')).resolves.toHaveLength(5120);
   });
 
   it('turns a non-RpcError throw into 1500 and keeps an RpcError as thrown', async () => {
-    const { logger, lines } = recordingLogger();
+    const logger = createRecordingLogger();
+    const { lines } = logger;
     const { agent, user } = createLoopbackPair({ logger });
     user.registerMethod('crash', () => {
       throw new TypeError('kaboom');
@@ -137,13 +118,7 @@ describe('loopback transport', () => {
     user.registerMethod('refuse', async () => {
       throw new RpcError(4001, 'x'.repeat(400), 'detail');
     });
-    const call = (method: string) =>
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method,
-        payload: '',
-        responseTimeoutMs: 1000,
-      });
+    const call = (method: string) => rpc(agent, 'user', method, 1000);
     const crash = await call('crash').catch((e: unknown) => e);
     expect(crash).toMatchObject({ code: 1500, data: 'Uncaught error: kaboom' });
     expect(lines.some((l) => l.level === 'warn' && l.fields?.['method'] === 'crash')).toBe(true);
@@ -166,14 +141,7 @@ describe('loopback transport', () => {
     const { agent, user, network } = createLoopbackPair();
     user.registerMethod('m', () => 'ok');
     user.setResponsive(false);
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 10000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 10000);
     await vi.advanceTimersByTimeAsync(6999);
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -186,14 +154,7 @@ describe('loopback transport', () => {
   it('rejects with 1501 when latency delays the ack past the window', async () => {
     const { agent, user } = createLoopbackPair({ latencyMs: 3600 });
     user.registerMethod('m', () => 'ok');
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 20000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 20000);
     await vi.advanceTimersByTimeAsync(7000);
     expect(codeOf(state.error)).toBe(1501);
     await vi.advanceTimersByTimeAsync(10000); // the late ack and response are dropped
@@ -207,14 +168,7 @@ describe('loopback transport', () => {
       visible = inv.responseTimeoutMs;
       return new Promise<string>(() => {});
     });
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'slow',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'slow', 3000);
     await vi.advanceTimersByTimeAsync(2999);
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -225,14 +179,7 @@ describe('loopback transport', () => {
   it('starts a Rust caller response timer only once the ack arrives', async () => {
     const { agent, user } = createLoopbackPair({ agentRuntime: 'rust', latencyMs: 1000 });
     user.registerMethod('slow', () => new Promise<string>(() => {}));
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'slow',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'slow', 3000);
     await vi.advanceTimersByTimeAsync(4999); // ack at 2000, then 3000 ms
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -240,20 +187,14 @@ describe('loopback transport', () => {
   });
 
   it('drops and logs a response arriving after the timeout', async () => {
-    const { logger, lines } = recordingLogger();
+    const logger = createRecordingLogger();
+    const { lines } = logger;
     const { agent, user } = createLoopbackPair({ logger });
     user.registerMethod(
       'late',
       () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 5000)),
     );
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'late',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'late', 3000);
     await vi.advanceTimersByTimeAsync(5000);
     expect(codeOf(state.error)).toBe(1502);
     expect(lines.map((l) => l.message)).toContain('Response received for unexpected RPC request');
@@ -262,14 +203,7 @@ describe('loopback transport', () => {
   it('takes the configured latency in each direction', async () => {
     const { agent, user } = createLoopbackPair({ latencyMs: 250 });
     user.registerMethod('m', () => 'ok');
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 3000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 3000);
     await vi.advanceTimersByTimeAsync(499);
     expect(state.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -288,22 +222,8 @@ describe('loopback transport', () => {
       return new Promise<string>(() => {});
     });
     agent.registerMethod('hang', () => new Promise<string>(() => {}));
-    const toUser = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'hang',
-        payload: '',
-        responseTimeoutMs: 9000,
-      }),
-    );
-    const toAgent = track(
-      user.performRpc({
-        destinationIdentity: 'agent',
-        method: 'hang',
-        payload: '',
-        responseTimeoutMs: 9000,
-      }),
-    );
+    const toUser = call(agent, 'user', 'hang', 9000);
+    const toAgent = call(user, 'agent', 'hang', 9000);
     await vi.advanceTimersByTimeAsync(0);
     agent.disconnect('bye');
     await vi.advanceTimersByTimeAsync(0);
@@ -317,14 +237,7 @@ describe('loopback transport', () => {
 
   it('fails calls to an identity that is not there with 1501 (the request is lost)', async () => {
     const { agent } = createLoopbackPair();
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'ghost',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 20000,
-      }),
-    );
+    const state = call(agent, 'ghost', 'm', 20000);
     await vi.advanceTimersByTimeAsync(7000);
     expect(codeOf(state.error)).toBe(1501);
   });
@@ -333,30 +246,22 @@ describe('loopback transport', () => {
     const { agent, user, network } = createLoopbackPair();
     user.registerMethod('hang', () => new Promise<string>(() => {}));
     const controller = new AbortController();
-    const state = track(
+    const hang = () =>
       agent.performRpc({
         destinationIdentity: 'user',
         method: 'hang',
         payload: '',
         responseTimeoutMs: 5000,
         signal: controller.signal,
-      }),
-    );
+      });
+    const state = track(hang());
     await vi.advanceTimersByTimeAsync(10);
     controller.abort(new Error('stop'));
     await vi.advanceTimersByTimeAsync(0);
     expect((state.error as Error).message).toBe('stop');
     expect(agent.pendingCallCount).toBe(0);
     expect(network.activeTimerCount).toBe(0);
-    await expect(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'hang',
-        payload: '',
-        responseTimeoutMs: 5000,
-        signal: controller.signal,
-      }),
-    ).rejects.toThrow('stop');
+    await expect(hang()).rejects.toThrow('stop');
   });
 
   it('keeps handlers across a reconnect and refuses to send while disconnected', async () => {
@@ -389,14 +294,7 @@ describe('loopback transport', () => {
   it('dispose cancels messages in flight and disconnects everyone', async () => {
     const { agent, user, network } = createLoopbackPair({ latencyMs: 100 });
     user.registerMethod('m', () => 'ok');
-    const state = track(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'm',
-        payload: '',
-        responseTimeoutMs: 1000,
-      }),
-    );
+    const state = call(agent, 'user', 'm', 1000);
     network.dispose();
     await vi.advanceTimersByTimeAsync(0);
     expect(codeOf(state.error)).toBe(1503);

@@ -19,13 +19,13 @@
  */
 import { abortError, abortReason, onAbort } from './abort.js';
 import { RpcError } from './errors.js';
+import { DisconnectListeners } from './disconnect-listeners.js';
 import type { Logger } from './logger.js';
 import { silentLogger } from './logger.js';
 import { defaultTimers } from './timers.js';
 import type { TimerHandle, Timers } from './timers.js';
 import type {
   PerformRpcParams,
-  RpcDisconnectEvent,
   RpcDisconnectListener,
   RpcMethodHandler,
   RpcTransport,
@@ -198,7 +198,7 @@ export class LoopbackTransport implements RpcTransport {
   private readonly handlers = new Map<string, RpcMethodHandler>();
   private readonly pending = new Map<string, PendingCall>();
   private readonly running = new Map<string, RunningHandler>();
-  private readonly listeners = new Set<RpcDisconnectListener>();
+  private readonly listeners = new DisconnectListeners(() => this.network.logger);
   private isConnected = false;
   private sequence = 0;
 
@@ -262,10 +262,7 @@ export class LoopbackTransport implements RpcTransport {
   }
 
   onDisconnect(listener: RpcDisconnectListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.listeners.add(listener);
   }
 
   /**
@@ -287,7 +284,7 @@ export class LoopbackTransport implements RpcTransport {
       });
     }
     for (const run of this.running.values()) run.controller.abort(abortError('disconnected'));
-    this.emit(reason === undefined ? { kind: 'local' } : { kind: 'local', reason });
+    this.listeners.emit(reason === undefined ? { kind: 'local' } : { kind: 'local', reason });
   }
 
   /** Join the network again under the same identity, keeping the registered handlers. */
@@ -346,7 +343,7 @@ export class LoopbackTransport implements RpcTransport {
     for (const run of this.running.values()) {
       if (run.callerIdentity === identity) run.controller.abort(abortError('caller disconnected'));
     }
-    this.emit({ kind: 'peer', identity });
+    this.listeners.emit({ kind: 'peer', identity });
   }
 
   /** @internal */
@@ -361,10 +358,13 @@ export class LoopbackTransport implements RpcTransport {
   /** @internal */
   receiveResponse(id: string, outcome: WireOutcome): void {
     if (!this.pending.has(id)) {
-      this.network.logger.warn('Response received for unexpected RPC request', {
-        requestId: id,
-        identity: this.localIdentity,
-      });
+      this.network.logger.warn(
+        {
+          requestId: id,
+          identity: this.localIdentity,
+        },
+        'Response received for unexpected RPC request',
+      );
       return;
     }
     this.settle(id, outcome);
@@ -405,11 +405,14 @@ export class LoopbackTransport implements RpcTransport {
           : { payload: text };
     } catch (err) {
       if (!RpcError.isInstance(err)) {
-        this.network.logger.warn('Uncaught error returned by RPC handler', {
-          method,
-          requestId: id,
-          error: err,
-        });
+        this.network.logger.warn(
+          {
+            method,
+            requestId: id,
+            error: err,
+          },
+          'Uncaught error returned by RPC handler',
+        );
       }
       outcome = { error: RpcError.from(err) };
     } finally {
@@ -438,16 +441,6 @@ export class LoopbackTransport implements RpcTransport {
     call.detachAbort();
     if ('error' in outcome) call.reject(outcome.error);
     else call.resolve(outcome.payload);
-  }
-
-  private emit(event: RpcDisconnectEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.network.logger.error('disconnect listener threw', { error: err });
-      }
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 // The RTVI transport against a scripted client double, for the timer paths
 // (fake timers) and failure mapping.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import { RpcError } from '../rpc/errors.js';
 import type { RpcDisconnectEvent } from '../rpc/transport.js';
 import { createRtviTransport } from './rtvi-transport.js';
@@ -62,12 +63,7 @@ const call = (
   });
 
 describe('RTVI transport (scripted client)', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('sends rpc-call and resolves with the server-response payload', async () => {
     const client = new ScriptedClient();

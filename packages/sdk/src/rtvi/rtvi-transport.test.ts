@@ -8,13 +8,14 @@ import type { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   RTVI_PROTOCOL_VERSION,
+  RTVI_RPC_MESSAGES,
   botReady,
   decodeRtviFrame,
   encodeRtviFrame,
   parseRtviRpcCall,
   rtviRpcCallErrorMessage,
-  rtviRpcCallResultMessage,
   rtviRpcRequestMessage,
+  serverResponse,
 } from '../protocol/index.js';
 import type { RTVIMessage, RtviRpcResponseData } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
@@ -144,7 +145,9 @@ function botCalls(method: string, payload: string, id: string): RTVIMessage | un
   switch (method) {
     case 'composer_start_dictation': {
       const { dictationId } = JSON.parse(payload) as { dictationId: string };
-      return rtviRpcCallResultMessage(id, JSON.stringify({ dictationId, status: 'started' }));
+      return serverResponse(id, RTVI_RPC_MESSAGES.CALL, {
+        payload: JSON.stringify({ dictationId, status: 'started' }),
+      });
     }
     case 'refuse':
       return rtviRpcCallErrorMessage(id, { code: 4001, message: 'not now', data: 'busy' });

@@ -30,13 +30,13 @@ import type {
 } from '../protocol/index.js';
 import { abortError, abortReason, onAbort } from '../rpc/abort.js';
 import { RpcError } from '../rpc/errors.js';
+import { DisconnectListeners } from '../rpc/disconnect-listeners.js';
 import { silentLogger } from '../rpc/logger.js';
 import type { Logger } from '../rpc/logger.js';
 import { defaultTimers } from '../rpc/timers.js';
 import type { Timers } from '../rpc/timers.js';
 import type {
   PerformRpcParams,
-  RpcDisconnectEvent,
   RpcDisconnectListener,
   RpcMethodHandler,
   RpcTransport,
@@ -93,7 +93,7 @@ export class RtviTransport implements RpcTransport {
   private readonly handlers = new Map<string, RpcMethodHandler>();
   private readonly running = new Set<AbortController>();
   private readonly pending = new Set<PendingCall>();
-  private readonly listeners = new Set<RpcDisconnectListener>();
+  private readonly listeners = new DisconnectListeners(() => this.logger);
   private readonly knownCallers = new Set<string>();
   private attached = false;
 
@@ -162,10 +162,7 @@ export class RtviTransport implements RpcTransport {
   };
 
   onDisconnect(listener: RpcDisconnectListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.listeners.add(listener);
   }
 
   performRpc(params: PerformRpcParams): Promise<string> {
@@ -254,7 +251,7 @@ export class RtviTransport implements RpcTransport {
     const parsed = parseRtviRpcRequest(data);
     if (!parsed.ok) {
       const requestId = (data as { requestId?: unknown }).requestId;
-      this.logger.warn('malformed rpc-request', { error: parsed.message });
+      this.logger.warn({ error: parsed.message }, 'malformed rpc-request');
       if (typeof requestId === 'string' && requestId.length > 0) {
         this.send(RTVI_RPC_MESSAGES.RESPONSE, {
           requestId,
@@ -296,7 +293,7 @@ export class RtviTransport implements RpcTransport {
           : { requestId, payload };
     } catch (err) {
       if (!RpcError.isInstance(err)) {
-        this.logger.warn('Uncaught error returned by RPC handler', { method, requestId });
+        this.logger.warn({ method, requestId }, 'Uncaught error returned by RPC handler');
       }
       answer = { requestId, error: RpcError.from(err).toWire() };
     } finally {
@@ -325,7 +322,7 @@ export class RtviTransport implements RpcTransport {
     try {
       this.client.sendClientMessage(t, d);
     } catch (err) {
-      this.logger.warn('could not send RTVI RPC message', { t, error: String(err) });
+      this.logger.warn({ t, error: String(err) }, 'could not send RTVI RPC message');
     }
   }
 
@@ -334,24 +331,14 @@ export class RtviTransport implements RpcTransport {
     for (const call of [...this.pending]) call.reject(RpcError.builtIn('RECIPIENT_DISCONNECTED'));
   }
 
-  private emit(event: RpcDisconnectEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.logger.error('disconnect listener threw', { error: String(err) });
-      }
-    }
-  }
-
   private readonly onDisconnected = (): void => {
     this.failAll('disconnected');
-    this.emit({ kind: 'local', reason: 'disconnected' });
+    this.listeners.emit({ kind: 'local', reason: 'disconnected' });
   };
 
   private readonly onBotDisconnected = (): void => {
     this.failAll('bot disconnected');
-    this.emit({ kind: 'peer', identity: this.remoteIdentity });
+    this.listeners.emit({ kind: 'peer', identity: this.remoteIdentity });
   };
 }
 

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import { parseComposerDictationRequest } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
 import { createLoopbackPair } from '../rpc/loopback.js';
@@ -15,12 +16,7 @@ function setup(agentIdentity: string | null = 'agent') {
 }
 
 describe('ComposerDictation', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('calls the three agent methods with one dictation id and typed results', async () => {
     const { agent, composer } = setup();

@@ -1,4 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { cancelToolCall } from '../test-support/cancel-tool-call.js';
+import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
 import { parseRpcToolResponse } from '../protocol/index.js';
 import type { RpcToolRequest, RpcToolResponse } from '../protocol/index.js';
 import { createLoopbackPair } from '../rpc/loopback.js';
@@ -48,6 +50,16 @@ function setup(
   return { ...pair, session, logger, events };
 }
 
+/** A handler that never answers and keeps the abort signal of its last call. */
+function hangingHandler() {
+  const seen: { signal?: AbortSignal } = {};
+  const hang: ToolHandler = (_id, _a, _s, _c, ctx) => {
+    seen.signal = ctx.signal;
+    return new Promise<never>(() => {});
+  };
+  return { hang, seen };
+}
+
 async function callTool(
   agent: LoopbackTransport,
   method: string,
@@ -74,12 +86,7 @@ function deferred<T>() {
 }
 
 describe('ScenaroSession', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeTimersInEachTest();
 
   it('registers nothing until started, then one method per tool plus the cancel method', () => {
     const { session, user } = setup();
@@ -302,40 +309,28 @@ describe('ScenaroSession', () => {
   });
 
   it('answers CANCELLED when the agent cancels the request id', async () => {
-    let signal: AbortSignal | undefined;
+    const { hang, seen } = hangingHandler();
     const { session, agent, events } = setup({
       config: { tools: [{ name: 'hang' }] },
-      handlers: {
-        hang: (_id, _a, _s, _c, ctx) => {
-          signal = ctx.signal;
-          return new Promise<never>(() => {});
-        },
-      },
+      handlers: { hang },
     });
     session.start();
     const answer = callTool(agent, 'hang', { requestId: 'c1' });
     await vi.advanceTimersByTimeAsync(10);
-    const cancel = await agent.performRpc({
-      destinationIdentity: 'user',
-      method: 'scenaro__cancel_tool_call',
-      payload: JSON.stringify({ requestId: 'c1', reason: 'user changed topic' }),
-      responseTimeoutMs: 3000,
+    const cancel = await cancelToolCall(agent, 'user', {
+      requestId: 'c1',
+      reason: 'user changed topic',
     });
-    expect(JSON.parse(cancel)).toEqual({ requestId: 'c1', cancelled: true });
+    expect(cancel).toEqual({ requestId: 'c1', cancelled: true });
     expect(await answer).toEqual({
       requestId: 'c1',
       code: 'CANCELLED',
       data: { message: 'user changed topic' },
     });
-    expect(signal?.aborted).toBe(true);
+    expect(seen.signal?.aborted).toBe(true);
     expect(events.at(-1)?.status).toBe('cancelled');
-    const unknown = await agent.performRpc({
-      destinationIdentity: 'user',
-      method: 'scenaro__cancel_tool_call',
-      payload: JSON.stringify({ requestId: 'c1' }),
-      responseTimeoutMs: 3000,
-    });
-    expect(JSON.parse(unknown)).toEqual({ requestId: 'c1', cancelled: false });
+    const unknown = await cancelToolCall(agent, 'user', { requestId: 'c1' });
+    expect(unknown).toEqual({ requestId: 'c1', cancelled: false });
   });
 
   it('answers CANCELLED for running calls when the session stops', async () => {
@@ -351,21 +346,13 @@ describe('ScenaroSession', () => {
   });
 
   it('aborts the handler when the calling agent disconnects', async () => {
-    let signal: AbortSignal | undefined;
-    const { session, agent } = setup({
-      config: { tools: [{ name: 'hang' }] },
-      handlers: {
-        hang: (_id, _a, _s, _c, ctx) => {
-          signal = ctx.signal;
-          return new Promise<never>(() => {});
-        },
-      },
-    });
+    const { hang, seen } = hangingHandler();
+    const { session, agent } = setup({ config: { tools: [{ name: 'hang' }] }, handlers: { hang } });
     session.start();
     void callTool(agent, 'hang', { requestId: 'd1' }).catch(() => {});
     await vi.advanceTimersByTimeAsync(10);
     agent.disconnect();
-    expect(signal?.aborted).toBe(true);
+    expect(seen.signal?.aborted).toBe(true);
     expect(session.inflightCount).toBe(0);
   });
 
@@ -465,22 +452,16 @@ describe('ScenaroSession', () => {
   });
 
   it('survives a reconnect of its transport: calls in flight are cancelled, methods stay', async () => {
-    let signal: AbortSignal | undefined;
+    const { hang, seen } = hangingHandler();
     const { session, agent, user } = setup({
       config: { tools: [searchTool, { name: 'hang' }] },
-      handlers: {
-        search_collection_items: searchHandler,
-        hang: (_id, _a, _s, _c, ctx) => {
-          signal = ctx.signal;
-          return new Promise<never>(() => {});
-        },
-      },
+      handlers: { search_collection_items: searchHandler, hang },
     });
     session.start();
     void callTool(agent, 'hang', { requestId: 'h' }).catch(() => {});
     await vi.advanceTimersByTimeAsync(5);
     user.disconnect('network lost');
-    expect(signal?.aborted).toBe(true);
+    expect(seen.signal?.aborted).toBe(true);
     expect(session.inflightCount).toBe(0);
     user.reconnect();
     expect(session.state).toBe('active');
@@ -495,12 +476,7 @@ describe('ScenaroSession', () => {
     const { session, agent } = setup({ isAllowedCaller: (identity) => identity === 'agent-007' });
     session.start();
     await expect(
-      agent.performRpc({
-        destinationIdentity: 'user',
-        method: 'search_collection_items',
-        payload: '{"requestId":"x"}',
-        responseTimeoutMs: 1000,
-      }),
+      callTool(agent, 'search_collection_items', { requestId: 'x' }, 1000),
     ).rejects.toMatchObject({ code: 1500, message: 'Application error in method handler' });
   });
 

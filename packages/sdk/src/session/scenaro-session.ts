@@ -117,7 +117,7 @@ export class ScenaroSession {
     this.configuredAgentIdentity = options.agentIdentity;
     this.isAllowedCaller = options.isAllowedCaller ?? (() => true);
     this.emitter = new Emitter((error) =>
-      this.logger.error('session listener threw', { error: String(error) }),
+      this.logger.error({ error: String(error) }, 'session listener threw'),
     );
     this.collections =
       options.collections instanceof CollectionStore
@@ -231,18 +231,21 @@ export class ScenaroSession {
       try {
         method = resolveRpcMethodName(tool);
       } catch (err) {
-        this.logger.warn('tool skipped: invalid name', { error: (err as Error).message });
+        this.logger.warn({ error: (err as Error).message }, 'tool skipped: invalid name');
         continue;
       }
       if (RESERVED_RPC_METHOD_NAMES.includes(method)) {
-        this.logger.warn('tool skipped: reserved method name', { tool: tool.name, method });
+        this.logger.warn({ tool: tool.name, method }, 'tool skipped: reserved method name');
         continue;
       }
       if (next.has(method)) {
-        this.logger.warn('tool skipped: method already used by another tool', {
-          tool: tool.name,
-          method,
-        });
+        this.logger.warn(
+          {
+            tool: tool.name,
+            method,
+          },
+          'tool skipped: method already used by another tool',
+        );
         continue;
       }
       next.set(method, tool);
@@ -299,10 +302,13 @@ export class ScenaroSession {
    */
   handleInvocation(method: string, invocation: RpcInvocation): Promise<string> {
     if (!this.isAllowedCaller(invocation.callerIdentity, method)) {
-      this.logger.warn('call refused: caller not allowed', {
-        method,
-        callerIdentity: invocation.callerIdentity,
-      });
+      this.logger.warn(
+        {
+          method,
+          callerIdentity: invocation.callerIdentity,
+        },
+        'call refused: caller not allowed',
+      );
       return Promise.reject(
         RpcError.builtIn('APPLICATION_ERROR', `caller ${invocation.callerIdentity} is not allowed`),
       );
@@ -318,7 +324,7 @@ export class ScenaroSession {
     this.lastCaller = invocation.callerIdentity;
     return executeToolCall(this.environment, tool, method, invocation).catch((err: unknown) => {
       // executeToolCall never rejects; this is a last line of defence.
-      this.logger.error('tool call failed unexpectedly', { method, error: String(err) });
+      this.logger.error({ method, error: String(err) }, 'tool call failed unexpectedly');
       return JSON.stringify({ code: 'ERROR', data: { message: 'internal SDK error' } });
     });
   }
@@ -342,10 +348,13 @@ export class ScenaroSession {
       );
       this.registered.add(method);
     } catch (err) {
-      this.logger.error('could not register RPC method', {
-        method,
-        error: (err as Error).message,
-      });
+      this.logger.error(
+        {
+          method,
+          error: (err as Error).message,
+        },
+        'could not register RPC method',
+      );
     }
   }
 

@@ -12,6 +12,7 @@
 import { RPC_RESPONSE_CODES, RPC_TIMEOUTS, parseRpcToolRequest } from '../protocol/index.js';
 import type { RpcToolRequest, RpcToolResponse } from '../protocol/index.js';
 import { onAbort } from '../rpc/abort.js';
+import { logToolAnswer } from '../rpc/logger.js';
 import type { Logger } from '../rpc/logger.js';
 import type { Clock, Timers } from '../rpc/timers.js';
 import type { RpcInvocation } from '../rpc/transport.js';
@@ -128,7 +129,7 @@ export function executeToolCall(
 ): Promise<string> {
   const parsed = parseRpcToolRequest(invocation.payload);
   if (!parsed.ok) {
-    env.logger.warn('malformed tool request', { method, error: parsed.message });
+    env.logger.warn({ method, error: parsed.message }, 'malformed tool request');
     return Promise.resolve(
       encode({
         code: RPC_RESPONSE_CODES.ERROR,
@@ -181,6 +182,7 @@ function run(
 ): Promise<string> {
   const { requestId } = request;
   const started = env.clock();
+  const call = { requestId, tool: tool.name, method };
   const deadlineMs = answerDeadlineMs(
     tool,
     env.capByTransportTimeout ? invocation.responseTimeoutMs : 0,
@@ -203,13 +205,7 @@ function run(
       if (componentData !== undefined) event.componentData = componentData;
       if (error !== undefined) event.error = error;
       env.emit(event);
-      env.logger.debug('tool call answered', {
-        requestId,
-        tool: tool.name,
-        method,
-        code: response.code,
-        durationMs: env.clock() - started,
-      });
+      logToolAnswer(env.logger, 'tool call answered', call, response.code, env.clock() - started);
       resolve(encode(response));
     };
 
@@ -247,12 +243,15 @@ function run(
     };
     const onResult = (result: unknown): void => {
       if (done) {
-        env.logger.warn('late tool result dropped', {
-          requestId,
-          tool: tool.name,
-          method,
-          afterMs: env.clock() - started,
-        });
+        env.logger.warn(
+          {
+            requestId,
+            tool: tool.name,
+            method,
+            afterMs: env.clock() - started,
+          },
+          'late tool result dropped',
+        );
         return;
       }
       if (!isHandlerResult(result)) {
@@ -293,15 +292,18 @@ function run(
     };
     const onError = (err: unknown): void => {
       if (done) {
-        env.logger.debug('tool handler failed after its call was answered', {
-          requestId,
-          tool: tool.name,
-          error: messageOf(err),
-        });
+        env.logger.debug(
+          {
+            requestId,
+            tool: tool.name,
+            error: messageOf(err),
+          },
+          'tool handler failed after its call was answered',
+        );
         return;
       }
       const message = messageOf(err);
-      env.logger.warn('tool handler threw', { requestId, tool: tool.name, method, error: message });
+      env.logger.warn({ requestId, tool: tool.name, method, error: message }, 'tool handler threw');
       finish({ requestId, code: RPC_RESPONSE_CODES.ERROR, data: { message } }, undefined, message);
     };
     try {

@@ -59,12 +59,8 @@ export class FakeLiveKitRoom {
     this.handlers.add(method);
     this.transport.registerMethod(method, async (inv) => {
       try {
-        return await handler({
-          requestId: inv.requestId,
-          callerIdentity: inv.callerIdentity,
-          payload: inv.payload,
-          responseTimeout: inv.responseTimeoutMs,
-        });
+        const { requestId, callerIdentity, payload, responseTimeoutMs: responseTimeout } = inv;
+        return await handler({ requestId, callerIdentity, payload, responseTimeout });
       } catch (err) {
         if (err instanceof LiveKitRpcError) throw new RpcError(err.code, err.message, err.data);
         const text = err instanceof Error ? err.message : String(err);

@@ -21,15 +21,17 @@ export function createRecordingLogger(): RecordingLogger {
   const lines: LogLine[] = [];
   const at =
     (level: LogLine['level']) =>
-    (message: string, fields?: LogFields): void => {
-      lines.push({ level, message, fields });
+    (fields: object, message?: string): void => {
+      lines.push({ level, message: message ?? '', fields: fields as LogFields });
     };
-  return {
+  const logger: RecordingLogger = {
     lines,
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),
     error: at('error'),
+    child: () => logger,
     messages: (level) => lines.filter((l) => !level || l.level === level).map((l) => l.message),
   };
+  return logger;
 }

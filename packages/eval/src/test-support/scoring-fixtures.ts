@@ -5,7 +5,9 @@
  */
 import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun, SideTokenUsage } from '../bridge/types.js';
-import type { ScenarioMetrics } from './types.js';
+import type { PredicateLookup } from '../scoring/signals.js';
+import type { Tau2ScoreInput } from '../scoring/tau2.js';
+import type { ScenarioMetrics } from '../scoring/types.js';
 
 /** A minimal scenario; override what the test needs. */
 export function makeScenario(overrides: Partial<Scenario> = {}): Scenario {
@@ -42,9 +44,6 @@ export function makeRun(overrides: Partial<ScenarioRun> = {}): ScenarioRun {
   return {
     scenario: 'test_domain__s1',
     domain: 'test_domain',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    durationSeconds: 12.5,
-    stopReason: '[EXIT]',
     turns: [
       { start: 0, end: 1, role: 'agent', text: 'Hello, how can I help?', latencyMs: 400 },
       { start: 1, end: 2, role: 'user', text: 'I want to cancel.' },
@@ -52,6 +51,9 @@ export function makeRun(overrides: Partial<ScenarioRun> = {}): ScenarioRun {
       { start: 3, end: 4, role: 'user', text: 'Thanks' },
       { start: 4, end: 5, role: 'agent', text: 'Bye', latencyMs: 500 },
     ],
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationSeconds: 12.5,
+    stopReason: '[EXIT]',
     agentSummary: { actions: [], db_hash: 'hash-a' },
     userSummary: { actions: [], db_hash: null },
     finalResponses: [],
@@ -120,4 +122,15 @@ export function makeMetrics(overrides: Partial<ScenarioMetrics> = {}): ScenarioM
     scoring_warnings: [],
     ...overrides,
   };
+}
+
+/** A predicate lookup that knows no predicate. */
+export const noPredicates: PredicateLookup = () => undefined;
+
+/**
+ * A scorer input: {@link makeScenario}, {@link makeRun} and no predicates, unless overridden;
+ * expected states are the test's to give.
+ */
+export function scoreInput(overrides: Partial<Tau2ScoreInput> = {}): Tau2ScoreInput {
+  return { scenario: makeScenario(), run: makeRun(), predicates: noPredicates, ...overrides };
 }
