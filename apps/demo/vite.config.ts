@@ -11,7 +11,7 @@ export default defineConfig({
   // page takes that demo's bot.
   server: { proxy: { '/config.json': 'http://127.0.0.1:4173' } },
   build: {
-    outDir: 'dist',
+    outDir: 'dist/page',
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',

@@ -1,4 +1,5 @@
 export { createProgram } from './program.js';
-export { serve } from './commands/serve.js';
-export { hashPath } from './commands/hash.js';
+export { serve } from './start-server.js';
+export type { ServeOptions } from './start-server.js';
+export { hashPath } from './hash-path.js';
 export { registerBuiltInDomains } from './domains.js';
