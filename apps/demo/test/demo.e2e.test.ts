@@ -173,6 +173,17 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     return open[0] as BotSession;
   }
 
+  /** Connect: one bot session, to which the page announced its frontend tools. */
+  async function connect(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await text(page.getByTestId('connection')).toContain('Connected');
+    await waitFor(() => demo.bot.sessionCount === 1, 'the bot session');
+    await waitFor(
+      () => session().rpc.hasRemoteMethod('show_products'),
+      'the rpc-methods announcement',
+    );
+  }
+
   it('connects, searches, shows results from componentData, and shares the cart with the agent', async () => {
     const page = await open();
     const grid = page.locator('[data-feature="product_grid"]');
@@ -193,13 +204,7 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     await shoot(page, '01-loaded');
 
     // Connect: one bot session, the browser announced its frontend tools.
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await text(page.getByTestId('connection')).toContain('Connected');
-    await waitFor(() => demo.bot.sessionCount === 1, 'the bot session');
-    await waitFor(
-      () => session().rpc.hasRemoteMethod('show_products'),
-      'the rpc-methods announcement',
-    );
+    await connect(page);
     // The page's UI activity tracker answers the agent during the session.
     const activity = JSON.parse(
       await session().rpc.performRpc({
@@ -293,13 +298,7 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     // Test hook: the page's frontend tools wait 8 s before answering.
     const page = await open('?slowToolMs=8000');
     const grid = page.locator('[data-feature="product_grid"]');
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await text(page.getByTestId('connection')).toContain('Connected');
-    await waitFor(() => demo.bot.sessionCount === 1, 'the bot session');
-    await waitFor(
-      () => session().rpc.hasRemoteMethod('show_products'),
-      'the rpc-methods announcement',
-    );
+    await connect(page);
     await say(page, 'show me kettles');
     const running: Locator = page.locator('.tool[data-tool="show_products"]');
     await attribute(running, 'data-status').toBe('running');
