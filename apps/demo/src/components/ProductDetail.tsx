@@ -1,5 +1,6 @@
 import { useCollection, useFeature } from '@scenaro/sdk/react';
 import { useId, useState } from 'react';
+import { useProductActions } from '../product-actions';
 import { useStore } from '../store-context';
 import { COLLECTIONS, FEATURES, money, OPTION_KEYS } from '../types';
 import type { DetailData, OptionKey, ProductDetails, SelectionView, VariantView } from '../types';
@@ -30,7 +31,8 @@ function specValue(value: string | number | boolean): string {
 
 function DetailBody(props: { data: DetailData }) {
   const { product, selectedSku } = props.data;
-  const { api, connected, runAndReport } = useStore();
+  const { connected } = useStore();
+  const { addToCart, save } = useProductActions(product);
   const [selection] = useCollection<SelectionView | null>(COLLECTIONS.SELECTION);
   const [choice, setChoice] = useState(() => initialChoice(product, selectedSku));
   const [quantity, setQuantity] = useState(1);
@@ -48,17 +50,7 @@ function DetailBody(props: { data: DetailData }) {
     : product.name;
 
   const add = () =>
-    runAndReport(
-      `add ${label}`,
-      () => api.addToCart(product.product_id, variant?.sku, quantity),
-      `Added ${quantity} × ${label} to your cart.`,
-    );
-  const save = () =>
-    runAndReport(
-      `save ${product.name}`,
-      () => api.addToSelection(product.product_id),
-      `Saved ${product.name} to your selection.`,
-    );
+    addToCart(label, variant?.sku, quantity, `Added ${quantity} × ${label} to your cart.`);
 
   return (
     <article className="detail" data-product-id={product.product_id}>

@@ -1,4 +1,5 @@
 import { useCollection, useFeature } from '@scenaro/sdk/react';
+import { useProductActions } from '../product-actions';
 import { useStore } from '../store-context';
 import { COLLECTIONS, FEATURES, money, OPTION_KEYS } from '../types';
 import type { CartView, GridData, ProductSummary, SelectionView } from '../types';
@@ -20,20 +21,10 @@ function ProductCard(props: {
   inSelection: boolean;
 }) {
   const { product, position } = props;
-  const { api, connected, showProduct, runAndReport } = useStore();
+  const { connected, showProduct } = useStore();
+  const { addToCart, save } = useProductActions(product);
   const hasOptions = product.options !== undefined;
-  const add = () =>
-    runAndReport(
-      `add ${product.name}`,
-      () => api.addToCart(product.product_id, undefined, 1),
-      `Added ${product.name} to your cart.`,
-    );
-  const save = () =>
-    runAndReport(
-      `save ${product.name}`,
-      () => api.addToSelection(product.product_id),
-      `Saved ${product.name} to your selection.`,
-    );
+  const add = () => addToCart(product.name, undefined, 1, `Added ${product.name} to your cart.`);
   return (
     <li className="card" data-product-id={product.product_id}>
       <ProductArt category={product.category} className="card-art" />
