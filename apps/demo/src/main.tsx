@@ -8,7 +8,11 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import type { createConnection } from './connection';
 import type { DemoConfig } from './types';
-import './styles.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/conversation.css';
+import './styles/store.css';
+import './styles/baskets.css';
 
 async function loadConfig(): Promise<DemoConfig> {
   const response = await fetch('/config.json', { cache: 'no-store' });
