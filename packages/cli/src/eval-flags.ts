@@ -51,17 +51,17 @@ export function evaluationOptions(
   const options: EvaluationOptions = {
     dataRoot: resolve(flags.dataRoot ?? defaultDataRoot()),
     outputDir: resolve(flags.outputDir),
-    concurrency: parseInteger('--concurrency', flags.concurrency, 1),
-    trials: parseInteger('--trials', flags.trials, 1),
-    retries: parseInteger('--retries', flags.retries, 0),
-    minAgentTurns: parseInteger('--min-agent-turns', flags.minAgentTurns, 0),
+    concurrency: parseInteger(flags.concurrency, '--concurrency', 1),
+    trials: parseInteger(flags.trials, '--trials', 1),
+    retries: parseInteger(flags.retries, '--retries', 0),
+    minAgentTurns: parseInteger(flags.minAgentTurns, '--min-agent-turns', 0),
     scorer: flags.scorer,
     domains: flags.domain && flags.domain.length > 0 ? flags.domain : ['commerce'],
     argv,
   };
   if (flags.scenarios) options.scenarios = flags.scenarios;
-  if (flags.duration) options.durationSeconds = parseInteger('--duration', flags.duration, 1);
-  if (flags.maxTurns) options.maxTurns = parseInteger('--max-turns', flags.maxTurns, 1);
+  if (flags.duration) options.durationSeconds = parseInteger(flags.duration, '--duration', 1);
+  if (flags.maxTurns) options.maxTurns = parseInteger(flags.maxTurns, '--max-turns', 1);
   if (flags.resume) options.resume = flags.resume;
   if (flags.runId) options.runId = flags.runId;
   if (flags.shard) options.shard = parseShard(flags.shard);
