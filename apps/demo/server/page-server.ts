@@ -49,7 +49,7 @@ const TEXT_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** True for `localhost`, `::1` and `127.x.y.z`. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
 }
 
@@ -78,7 +78,7 @@ function decodes(pathname: string): boolean {
 }
 
 /** The address a server listens on, as a URL host (wildcards as loopback). */
-export function urlHost(address: AddressInfo): string {
+function urlHost(address: AddressInfo): string {
   if (address.address === '0.0.0.0') return '127.0.0.1';
   if (address.address === '::') return '[::1]';
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
