@@ -3,8 +3,8 @@
  * validators are cached by schema object and by schema text, so re-sent configs
  * do not recompile. (Schemas are treated as immutable once handed over.)
  *
- * ajv is loaded on demand (`import()`): a browser app downloads it in a chunk of
- * its own once a session starts, not with the page.
+ * ajv is imported in the background (`import()`) as soon as this module is
+ * evaluated: a browser app bundles it as a chunk of its own, off its entry file.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './types.js';
@@ -27,9 +27,11 @@ export interface ArgsValidator {
     schema: JsonSchema | undefined,
     args: Record<string, unknown>,
   ): ArgsValidation | Promise<ArgsValidation>;
-  /** Start loading what `validate` needs (the session calls it on `start()`). */
-  preload?(): void;
 }
+
+/** ajv, loading since this module was evaluated; a failure is reported by `validate`. */
+const ajvModule = import('ajv');
+ajvModule.catch(() => undefined);
 
 function pointerToPath(pointer: string): string[] {
   if (pointer === '') return [];
@@ -62,11 +64,10 @@ function toIssue(error: ErrorObject): ArgsIssue {
  */
 export function createArgsValidator(options: { maxCachedSchemas?: number } = {}): ArgsValidator {
   let ajv: Ajv | undefined;
-  let loading: Promise<void> | undefined;
-  const load = (): Promise<void> =>
-    (loading ??= import('ajv').then((module) => {
-      ajv = new module.Ajv({ allErrors: true, strict: false, validateFormats: false });
-    }));
+  const ready = ajvModule.then((module) => {
+    ajv = new module.Ajv({ allErrors: true, strict: false, validateFormats: false });
+  });
+  ready.catch(() => undefined);
   const cache = new Map<string, ValidateFunction>();
   const byObject = new WeakMap<object, ValidateFunction | string>();
   const max = options.maxCachedSchemas ?? 256;
@@ -113,7 +114,7 @@ export function createArgsValidator(options: { maxCachedSchemas?: number } = {})
   return {
     validate(schema, args) {
       if (ajv || schema === undefined) return validate(schema, args);
-      return load().then(
+      return ready.then(
         () => validate(schema, args),
         (err: unknown) => ({
           ok: false,
@@ -122,9 +123,6 @@ export function createArgsValidator(options: { maxCachedSchemas?: number } = {})
           issues: [],
         }),
       );
-    },
-    preload() {
-      load().catch(() => undefined);
     },
   };
 }

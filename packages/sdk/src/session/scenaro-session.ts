@@ -193,7 +193,6 @@ export class ScenaroSession {
   start(): void {
     if (this.currentState === 'active') return;
     this.currentState = 'active';
-    this.environment.validator.preload?.();
     for (const method of this.tools.keys()) this.register(method);
     this.register(SCENARO_RPC_METHODS.CANCEL_TOOL_CALL.method);
     if (this.activity) {
