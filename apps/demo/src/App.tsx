@@ -114,6 +114,13 @@ function Storefront(props: {
     [api, report, setters],
   );
 
+  const runAndReport = useCallback(
+    async (what: string, action: () => Promise<unknown>, done: string): Promise<void> => {
+      if (await run(what, action)) report(done);
+    },
+    [run, report],
+  );
+
   const showProduct = useCallback(
     (productId: string) => {
       const requestId = `shopper-${++opened.current}`;
@@ -131,8 +138,8 @@ function Storefront(props: {
   );
 
   const value = useMemo<StoreContextValue>(
-    () => ({ api, connected, report, showProduct, run }),
-    [api, connected, report, showProduct, run],
+    () => ({ api, connected, report, showProduct, run, runAndReport }),
+    [api, connected, report, showProduct, run, runAndReport],
   );
   return (
     <StoreContext.Provider value={value}>

@@ -5,6 +5,7 @@
  * state the panel renders.
  */
 import { RTVIEvent } from '@pipecat-ai/client-js';
+import { RPC_RESPONSE_CODES, parseRpcToolResponse } from '@scenaro/sdk/protocol';
 import type {
   LLMFunctionCallInProgressData,
   LLMFunctionCallStoppedData,
@@ -61,13 +62,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function toolFailure(result: unknown): string | undefined {
   if (!isObject(result)) return undefined;
   if (typeof result['error'] === 'string') return result['error'];
-  const code = result['code'];
-  if (typeof code === 'string' && code !== 'SUCCESS' && 'requestId' in result) {
-    const data = result['data'];
-    const message = isObject(data) && typeof data['message'] === 'string' ? data['message'] : '';
-    return message ? `${code}: ${message}` : code;
-  }
-  return undefined;
+  if (!('requestId' in result)) return undefined;
+  const parsed = parseRpcToolResponse(result);
+  if (!parsed.ok || parsed.value.code === RPC_RESPONSE_CODES.SUCCESS) return undefined;
+  const { code, data } = parsed.value;
+  const message = isObject(data) && typeof data['message'] === 'string' ? data['message'] : '';
+  return message ? `${code}: ${message}` : code;
 }
 
 function errorText(err: unknown): string {

@@ -1,17 +1,18 @@
 /**
- * Entry point: read `/config.json` (served by `scenaro demo`), build the Pipecat client, its
- * RTVI RPC transport and the conversation outside React, then render the storefront.
+ * Entry point: read `/config.json` (served by `scenaro demo`) while the connection code loads,
+ * build the Pipecat client, its RTVI RPC transport and the conversation outside React
+ * (`connection.ts`), then render the storefront.
  */
-import { LogLevel, PipecatClient, logger } from '@pipecat-ai/client-js';
-import { WebSocketTransport } from '@pipecat-ai/websocket-transport';
-import { createRtviTransport } from '@scenaro/sdk/rtvi';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { ConversationController } from './conversation';
-import { LazyMicMediaManager } from './media';
+import type { createConnection } from './connection';
 import type { DemoConfig } from './types';
-import './styles.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/conversation.css';
+import './styles/store.css';
+import './styles/baskets.css';
 
 async function loadConfig(): Promise<DemoConfig> {
   const response = await fetch('/config.json', { cache: 'no-store' });
@@ -40,27 +41,15 @@ async function main(): Promise<void> {
   if (!element) return;
   const root = createRoot(element);
   let config: DemoConfig;
+  let connection: { createConnection: typeof createConnection };
   try {
-    config = await loadConfig();
+    [config, connection] = await Promise.all([loadConfig(), import('./connection')]);
   } catch (err) {
     root.render(<ConfigError message={err instanceof Error ? err.message : String(err)} />);
     return;
   }
   document.title = config.storeName;
-  logger.setLevel(LogLevel.WARN);
-  // Microphone off until the shopper turns it on (and the browser allows it); no camera.
-  const media = new LazyMicMediaManager();
-  const client = new PipecatClient({
-    transport: new WebSocketTransport({ mediaManager: media as never }),
-    enableMic: false,
-    enableCam: false,
-  });
-  const transport = createRtviTransport(client, { remoteIdentity: 'agent' });
-  const conversation = new ConversationController(
-    client,
-    { wsUrl: config.wsUrl, ...(config.token ? { token: config.token } : {}) },
-    media,
-  );
+  const { transport, conversation } = connection.createConnection(config);
   // Test hook (`?slowToolMs=3000`): frontend tools wait before answering.
   const slowToolMs = Number(new URLSearchParams(window.location.search).get('slowToolMs')) || 0;
   root.render(

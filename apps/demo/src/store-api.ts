@@ -7,6 +7,7 @@ import { DEMO_METHODS } from './types.js';
 import type {
   CartView,
   Comparison,
+  DemoAnswer,
   ProductDetails,
   ProductSummary,
   SelectionView,
@@ -33,8 +34,6 @@ export interface StoreApi {
   removeFromSelection(productId: string): Promise<SelectionView>;
 }
 
-type Answer<T> = ({ ok: true } & T) | { ok: false; error: string };
-
 /** Wrap `transport.performRpc` for the demo methods; refusals throw {@link StoreError}. */
 export function createStoreApi(transport: RpcTransport, agentIdentity = 'agent'): StoreApi {
   const call = async <T>(method: string, args: unknown, signal?: AbortSignal): Promise<T> => {
@@ -45,7 +44,7 @@ export function createStoreApi(transport: RpcTransport, agentIdentity = 'agent')
       responseTimeoutMs: CALL_TIMEOUT_MS,
       ...(signal ? { signal } : {}),
     });
-    const answer = JSON.parse(payload) as Answer<T>;
+    const answer = JSON.parse(payload) as DemoAnswer<T>;
     if (!answer.ok) throw new StoreError(answer.error);
     return answer;
   };

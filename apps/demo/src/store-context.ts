@@ -16,6 +16,8 @@ export interface StoreContextValue {
   showProduct: (productId: string) => void;
   /** Run a store call for a click: reports failures, returns undefined then. */
   run: <T>(what: string, action: () => Promise<T>) => Promise<T | undefined>;
+  /** {@link run}, then report `done` when the call worked. */
+  runAndReport: (what: string, action: () => Promise<unknown>, done: string) => Promise<void>;
 }
 
 /** @internal */

@@ -5,7 +5,7 @@
  * browser runs the tool).
  */
 import { defineToolHandler } from '@scenaro/sdk';
-import type { CollectionStore, ToolHandlers } from '@scenaro/sdk';
+import type { CollectionStore, ToolHandlerResult, ToolHandlers } from '@scenaro/sdk';
 import type { StoreApi } from './store-api';
 import { COLLECTIONS, FEATURES } from './types';
 import type {
@@ -71,6 +71,15 @@ function summaryOf(
   return summary;
 }
 
+/** A handler's answer: what the agent reads (`data`) and what the feature panel shows. */
+function shown(
+  requestId: string,
+  data: Record<string, unknown>,
+  componentData: unknown,
+): ToolHandlerResult {
+  return { requestId, response: { code: 'SUCCESS', data }, componentData };
+}
+
 /** Handlers for `show_products`, `show_product` and `show_comparison`. */
 export function createToolHandlers(api: StoreApi, options: ToolHandlerOptions = {}): ToolHandlers {
   const pause = async (signal: AbortSignal) => {
@@ -85,19 +94,16 @@ export function createToolHandlers(api: StoreApi, options: ToolHandlerOptions = 
           products,
           ...(args.title === undefined ? {} : { title: args.title }),
         };
-        return {
+        return shown(
           requestId,
-          response: {
-            code: 'SUCCESS',
-            data: {
-              feature: FEATURES.PRODUCT_GRID,
-              ...(args.title === undefined ? {} : { title: args.title }),
-              shown: products.length,
-              products: products.map((p) => summaryOf(p, collections)),
-            },
+          {
+            feature: FEATURES.PRODUCT_GRID,
+            ...(args.title === undefined ? {} : { title: args.title }),
+            shown: products.length,
+            products: products.map((p) => summaryOf(p, collections)),
           },
           componentData,
-        };
+        );
       },
     ),
     show_product: defineToolHandler<{ product_id: string; sku?: string }>(
@@ -111,32 +117,22 @@ export function createToolHandlers(api: StoreApi, options: ToolHandlerOptions = 
           product,
           ...(args.sku === undefined ? {} : { selectedSku: args.sku }),
         };
-        return {
+        return shown(
           requestId,
-          response: {
-            code: 'SUCCESS',
-            data: {
-              feature: FEATURES.PRODUCT_DETAIL,
-              product: summaryOf(product, collections),
-              ...(args.sku === undefined ? {} : { selected_sku: args.sku }),
-            },
+          {
+            feature: FEATURES.PRODUCT_DETAIL,
+            product: summaryOf(product, collections),
+            ...(args.sku === undefined ? {} : { selected_sku: args.sku }),
           },
           componentData,
-        };
+        );
       },
     ),
     show_comparison: defineToolHandler<{ product_ids: string[] }>(
       async (requestId, args, _settings, _collections, { signal }) => {
         await pause(signal);
         const comparison = await api.compare(args.product_ids, signal);
-        return {
-          requestId,
-          response: {
-            code: 'SUCCESS',
-            data: { feature: FEATURES.COMPARISON, ...comparison },
-          },
-          componentData: comparison,
-        };
+        return shown(requestId, { feature: FEATURES.COMPARISON, ...comparison }, comparison);
       },
     ),
   };

@@ -1,19 +1,20 @@
-// `scenaro demo`'s server without a browser: the page server (config, static files, refusals),
-// the bot's per-run token, the browser -> agent store methods on a session's db, and the LLM
-// policy wired in when --llm-base-url is given (a local OpenAI-compatible test server).
+// The demo server (`@scenaro/demo/server`, what `scenaro demo` runs) without a browser: the
+// page server (config, static files, refusals), the bot's per-run token, the browser -> agent
+// store methods on a session's db, and an LLM assistant wired in when one is given (a local
+// OpenAI-compatible test server).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRtviTransport } from '@scenaro/sdk/rtvi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '@scenaro/agent';
+import { createOpenAIChatModel, silentLogger } from '@scenaro/agent';
 import type { BotSession } from '@scenaro/agent';
 import { startOpenAITestServer } from '../../../packages/agent/src/test-support/openai-test-server.js';
 import type { OpenAITestServer } from '../../../packages/agent/src/test-support/openai-test-server.js';
 import { connectPipecatClient } from '../../../packages/agent/src/test-support/pipecat-client.js';
-import { startDemo } from '../../../packages/cli/src/commands/demo.js';
-import type { DemoServer } from '../../../packages/cli/src/commands/demo.js';
+import { startDemo } from '@scenaro/demo/server';
+import type { DemoServer } from '@scenaro/demo/server';
 
 interface Config {
   wsUrl: string;
@@ -65,18 +66,20 @@ beforeAll(async () => {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>demo</title>');
   writeFileSync(join(staticDir, 'assets', 'app-1234.js'), 'console.log(1)');
   llm = await startOpenAITestServer();
-  demo = await startDemo(
-    {
-      host: '127.0.0.1',
-      port: '0',
-      botPort: '0',
-      llmBaseUrl: llm.baseURL,
-      llmModel: 'test-model',
-      llmTimeoutMs: '5000',
-    },
-    () => {},
-    { staticDir, logger: silentLogger },
-  );
+  const model = createOpenAIChatModel({
+    baseURL: llm.baseURL,
+    model: 'test-model',
+    timeoutMs: 5000,
+  });
+  demo = await startDemo({
+    host: '127.0.0.1',
+    port: 0,
+    botPort: 0,
+    assistant: { label: 'LLM test-model at ' + llm.baseURL, model: () => model },
+    pageDir: staticDir,
+    logger: silentLogger,
+    out: () => {},
+  });
   config = JSON.parse((await get(demo.url, '/config.json')).body) as Config;
 });
 
@@ -86,7 +89,7 @@ afterAll(async () => {
   rmSync(staticDir, { recursive: true, force: true });
 });
 
-describe('scenaro demo: the page server', () => {
+describe('demo server: the page server', () => {
   it('serves the config: bot URL and token, shopper, assistant and the frontend tools', () => {
     expect(config.wsUrl).toBe(demo.botUrl);
     expect(config.token).toMatch(/^[\w-]{20,}$/);
@@ -122,26 +125,21 @@ describe('scenaro demo: the page server', () => {
     expect((await get(demo.url, '/config.json', { host: 'evil.example:80' })).status).toBe(403);
   });
 
-  it('says how to build the page when it is missing, and refuses bad options', async () => {
+  it('says how to build the page when it is missing', async () => {
     await expect(
-      startDemo({ host: '127.0.0.1', port: '0', botPort: '0' }, () => {}, {
-        staticDir: join(staticDir, 'nowhere'),
+      startDemo({
+        host: '127.0.0.1',
+        port: 0,
+        botPort: 0,
+        pageDir: join(staticDir, 'nowhere'),
         logger: silentLogger,
+        out: () => {},
       }),
     ).rejects.toThrow(/not built.*npm run build/);
-    await expect(
-      startDemo({ host: '127.0.0.1', port: '0', botPort: '0', llmBaseUrl: llm.baseURL }, () => {}, {
-        staticDir,
-        logger: silentLogger,
-      }),
-    ).rejects.toThrow('--llm-base-url and --llm-model go together');
-    await expect(
-      startDemo({ host: '127.0.0.1', port: '99999', botPort: '0' }, () => {}, { staticDir }),
-    ).rejects.toThrow("--port must be an integer from 0 to 65535, got '99999'");
   });
 });
 
-describe('scenaro demo: a bot session', () => {
+describe('demo server: a bot session', () => {
   it('refuses a connection without the token', async () => {
     await expect(connectPipecatClient(config.wsUrl)).rejects.toBeDefined();
   });

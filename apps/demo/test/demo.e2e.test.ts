@@ -1,7 +1,7 @@
 // The demo storefront end to end in real headless Chromium (Debian's `chromium`, driven by
-// playwright-core): the page built by `npm run build`, served by `scenaro demo`'s start
-// function in-process with its bot server, and the scripted shop assistant driving the page
-// through frontend tools. Screenshots of every step, at 1280 and 375 px, go to
+// playwright-core): the page built by `npm run build`, served in-process with its bot server
+// by `startDemo` (`@scenaro/demo/server`, what `scenaro demo` runs), and the scripted shop
+// assistant driving the page through frontend tools. Screenshots of every step, at 1280 and 375 px, go to
 // test-artifacts/demo/.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,8 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@scenaro/agent';
 import type { BotSession, ContextMessage } from '@scenaro/agent';
-import { DEMO_STATIC_DIR, startDemo } from '../../../packages/cli/src/commands/demo.js';
-import type { DemoServer } from '../../../packages/cli/src/commands/demo.js';
+import { demoPageDir, startDemo } from '@scenaro/demo/server';
+import type { DemoServer } from '@scenaro/demo/server';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -31,14 +31,14 @@ const artifacts = join(repoRoot, 'test-artifacts', 'demo');
 const WIDTHS = [1280, 375] as const;
 
 const haveChromium = existsSync(CHROMIUM);
-const built = existsSync(join(DEMO_STATIC_DIR, 'index.html'));
+const built = existsSync(join(demoPageDir(), 'index.html'));
 if (!haveChromium) {
   console.warn(
     `\n*** SKIPPING apps/demo/test/demo.e2e.test.ts: ${CHROMIUM} is missing. Install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does). ***\n`,
   );
 } else if (!built) {
   console.warn(
-    '\n*** SKIPPING apps/demo/test/demo.e2e.test.ts: apps/demo/dist is missing. Run `npm run build` first. ***\n',
+    '\n*** SKIPPING apps/demo/test/demo.e2e.test.ts: apps/demo/dist/page is missing. Run `npm run build` first. ***\n',
   );
 }
 
@@ -88,8 +88,12 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    demo = await startDemo({ host: '127.0.0.1', port: '0', botPort: '0' }, () => {}, {
+    demo = await startDemo({
+      host: '127.0.0.1',
+      port: 0,
+      botPort: 0,
       logger: silentLogger,
+      out: () => {},
     });
     userDataDir = mkdtempSync(join(tmpdir(), 'scenaro-demo-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -169,6 +173,17 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     return open[0] as BotSession;
   }
 
+  /** Connect: one bot session, to which the page announced its frontend tools. */
+  async function connect(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await text(page.getByTestId('connection')).toContain('Connected');
+    await waitFor(() => demo.bot.sessionCount === 1, 'the bot session');
+    await waitFor(
+      () => session().rpc.hasRemoteMethod('show_products'),
+      'the rpc-methods announcement',
+    );
+  }
+
   it('connects, searches, shows results from componentData, and shares the cart with the agent', async () => {
     const page = await open();
     const grid = page.locator('[data-feature="product_grid"]');
@@ -189,13 +204,7 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     await shoot(page, '01-loaded');
 
     // Connect: one bot session, the browser announced its frontend tools.
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await text(page.getByTestId('connection')).toContain('Connected');
-    await waitFor(() => demo.bot.sessionCount === 1, 'the bot session');
-    await waitFor(
-      () => session().rpc.hasRemoteMethod('show_products'),
-      'the rpc-methods announcement',
-    );
+    await connect(page);
     // The page's UI activity tracker answers the agent during the session.
     const activity = JSON.parse(
       await session().rpc.performRpc({
@@ -289,13 +298,7 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     // Test hook: the page's frontend tools wait 8 s before answering.
     const page = await open('?slowToolMs=8000');
     const grid = page.locator('[data-feature="product_grid"]');
-    await page.getByRole('button', { name: 'Connect' }).click();
-    await text(page.getByTestId('connection')).toContain('Connected');
-    await waitFor(() => demo.bot.sessionCount === 1, 'the bot session');
-    await waitFor(
-      () => session().rpc.hasRemoteMethod('show_products'),
-      'the rpc-methods announcement',
-    );
+    await connect(page);
     await say(page, 'show me kettles');
     const running: Locator = page.locator('.tool[data-tool="show_products"]');
     await attribute(running, 'data-status').toBe('running');

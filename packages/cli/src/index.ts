@@ -1,3 +1,4 @@
 export { createProgram } from './program.js';
-export { serve } from './commands/serve.js';
-export { hashPath } from './commands/hash.js';
+export { serve } from './start-server.js';
+export type { ServeOptions } from './start-server.js';
+export { hashPath } from './hash-path.js';

@@ -12,14 +12,14 @@ function lineLabel(line: CartLine): string {
 /** The cart: the `cart` collection, kept in the bot session's db and shared with the agent. */
 export function CartPanel() {
   const [cart] = useCollection<CartView | null>(COLLECTIONS.CART);
-  const { api, connected, run, report } = useStore();
+  const { api, connected, runAndReport } = useStore();
   const [busy, setBusy] = useState<string | undefined>();
 
   /** Run one line's action; `what` says it in words ("remove X"), `done` once it worked. */
   const act = async (sku: string, what: string, done: string, action: () => Promise<CartView>) => {
     setBusy(sku);
     try {
-      if (await run(what, action)) report(done);
+      await runAndReport(what, action, done);
     } finally {
       setBusy(undefined);
     }

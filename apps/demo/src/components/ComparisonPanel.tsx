@@ -1,7 +1,7 @@
 import { useFeature } from '@scenaro/sdk/react';
 import { FEATURES, money } from '../types';
 import type { Comparison } from '../types';
-import { FeatureStatus } from './FeatureStatus';
+import { FeaturePanel } from './FeaturePanel';
 
 function attributeLabel(attribute: string): string {
   const label = attribute.replace(/_options$/, ' options').replace(/_/g, ' ');
@@ -24,15 +24,13 @@ export function ComparisonPanel() {
   const data = feature.componentData;
   if (!data && feature.status === 'idle') return null;
   return (
-    <section
-      className="panel feature"
-      aria-labelledby="comparison-title"
-      aria-busy={feature.status === 'running'}
-      data-feature={FEATURES.COMPARISON}
-      data-status={feature.status}
+    <FeaturePanel
+      name={FEATURES.COMPARISON}
+      feature={feature}
+      headingId="comparison-title"
+      heading="Comparison"
+      what="comparison"
     >
-      <h2 id="comparison-title">Comparison</h2>
-      <FeatureStatus feature={feature} what="comparison" />
       {data ? (
         <div className="table-scroll" role="region" aria-label="Comparison table" tabIndex={0}>
           <table className="comparison">
@@ -62,6 +60,6 @@ export function ComparisonPanel() {
           </table>
         </div>
       ) : null}
-    </section>
+    </FeaturePanel>
   );
 }

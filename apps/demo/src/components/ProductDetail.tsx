@@ -1,9 +1,11 @@
 import { useCollection, useFeature } from '@scenaro/sdk/react';
 import { useId, useState } from 'react';
+import { useProductActions } from '../product-actions';
 import { useStore } from '../store-context';
 import { COLLECTIONS, FEATURES, money, OPTION_KEYS } from '../types';
 import type { DetailData, OptionKey, ProductDetails, SelectionView, VariantView } from '../types';
-import { FeatureStatus } from './FeatureStatus';
+import { FeaturePanel } from './FeaturePanel';
+import { ProductArt } from './ProductArt';
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1).replace(/_/g, ' ');
@@ -29,7 +31,8 @@ function specValue(value: string | number | boolean): string {
 
 function DetailBody(props: { data: DetailData }) {
   const { product, selectedSku } = props.data;
-  const { api, connected, run, report } = useStore();
+  const { connected } = useStore();
+  const { addToCart, save } = useProductActions(product);
   const [selection] = useCollection<SelectionView | null>(COLLECTIONS.SELECTION);
   const [choice, setChoice] = useState(() => initialChoice(product, selectedSku));
   const [quantity, setQuantity] = useState(1);
@@ -46,22 +49,12 @@ function DetailBody(props: { data: DetailData }) {
     ? `${product.name} (${keys.map((k) => variant[k]).join(', ')})`
     : product.name;
 
-  const add = async () => {
-    const cart = await run(`add ${label}`, () =>
-      api.addToCart(product.product_id, variant?.sku, quantity),
-    );
-    if (cart) report(`Added ${quantity} × ${label} to your cart.`);
-  };
-  const save = async () => {
-    const done = await run(`save ${product.name}`, () => api.addToSelection(product.product_id));
-    if (done) report(`Saved ${product.name} to your selection.`);
-  };
+  const add = () =>
+    addToCart(label, variant?.sku, quantity, `Added ${quantity} × ${label} to your cart.`);
 
   return (
     <article className="detail" data-product-id={product.product_id}>
-      <div className={`detail-art cat-${product.category}`} aria-hidden="true">
-        <span>{product.category}</span>
-      </div>
+      <ProductArt category={product.category} className="detail-art" />
       <div className="detail-body">
         <h3 className="detail-title">{product.name}</h3>
         <p className="card-brand">
@@ -148,23 +141,20 @@ export function ProductDetail() {
   const feature = useFeature<DetailData>(FEATURES.PRODUCT_DETAIL);
   const data = feature.componentData;
   return (
-    <section
-      className="panel feature"
+    <FeaturePanel
+      name={FEATURES.PRODUCT_DETAIL}
+      feature={feature}
       id="product-detail"
-      aria-labelledby="detail-heading"
-      aria-busy={feature.status === 'running'}
-      data-feature={FEATURES.PRODUCT_DETAIL}
-      data-status={feature.status}
+      headingId="detail-heading"
+      heading="Product details"
+      focusableHeading
+      what="product"
     >
-      <h2 id="detail-heading" tabIndex={-1}>
-        Product details
-      </h2>
-      <FeatureStatus feature={feature} what="product" />
       {data ? (
         <DetailBody key={`${feature.requestId ?? ''}:${data.product.product_id}`} data={data} />
       ) : feature.status === 'idle' ? (
         <p className="empty">Pick “Details” on a product, or ask “show the first one”.</p>
       ) : null}
-    </section>
+    </FeaturePanel>
   );
 }

@@ -1,8 +1,11 @@
 import { useCollection, useFeature } from '@scenaro/sdk/react';
+import { useProductActions } from '../product-actions';
 import { useStore } from '../store-context';
 import { COLLECTIONS, FEATURES, money, OPTION_KEYS } from '../types';
 import type { CartView, GridData, ProductSummary, SelectionView } from '../types';
-import { FeatureStatus } from './FeatureStatus';
+import { DetailsButton } from './DetailsButton';
+import { FeaturePanel } from './FeaturePanel';
+import { ProductArt } from './ProductArt';
 
 function optionText(product: ProductSummary): string {
   const options = product.options ?? {};
@@ -18,25 +21,13 @@ function ProductCard(props: {
   inSelection: boolean;
 }) {
   const { product, position } = props;
-  const { api, connected, showProduct, run, report } = useStore();
+  const { connected, showProduct } = useStore();
+  const { addToCart, save } = useProductActions(product);
   const hasOptions = product.options !== undefined;
-  const add = async () => {
-    const cart = await run(`add ${product.name}`, () =>
-      api.addToCart(product.product_id, undefined, 1),
-    );
-    if (cart) report(`Added ${product.name} to your cart.`);
-  };
-  const save = async () => {
-    const selection = await run(`save ${product.name}`, () =>
-      api.addToSelection(product.product_id),
-    );
-    if (selection) report(`Saved ${product.name} to your selection.`);
-  };
+  const add = () => addToCart(product.name, undefined, 1, `Added ${product.name} to your cart.`);
   return (
     <li className="card" data-product-id={product.product_id}>
-      <div className={`card-art cat-${product.category}`} aria-hidden="true">
-        <span>{product.category}</span>
-      </div>
+      <ProductArt category={product.category} className="card-art" />
       <span className="position" title={`Result ${position}`}>
         <span className="sr-only">Result </span>
         {position}
@@ -81,13 +72,7 @@ function ProductCard(props: {
             Add to cart
           </button>
         )}
-        <button
-          type="button"
-          onClick={() => showProduct(product.product_id)}
-          aria-label={`Details of ${product.name}`}
-        >
-          Details
-        </button>
+        <DetailsButton product={product} />
         <button
           type="button"
           disabled={!connected || props.inSelection}
@@ -108,15 +93,13 @@ export function ProductGrid() {
   const [selection] = useCollection<SelectionView | null>(COLLECTIONS.SELECTION);
   const data = feature.componentData;
   return (
-    <section
-      className="panel feature"
-      aria-labelledby="grid-title"
-      aria-busy={feature.status === 'running'}
-      data-feature={FEATURES.PRODUCT_GRID}
-      data-status={feature.status}
+    <FeaturePanel
+      name={FEATURES.PRODUCT_GRID}
+      feature={feature}
+      headingId="grid-title"
+      heading={data?.title ?? 'Products'}
+      what="results"
     >
-      <h2 id="grid-title">{data?.title ?? 'Products'}</h2>
-      <FeatureStatus feature={feature} what="results" />
       {data ? (
         <ol className="grid" aria-label="Search results">
           {data.products.map((product, i) => (
@@ -135,6 +118,6 @@ export function ProductGrid() {
           results appear here, numbered so you can say “show the first one”.
         </p>
       ) : null}
-    </section>
+    </FeaturePanel>
   );
 }

@@ -3,18 +3,22 @@ import { useState } from 'react';
 import { useStore } from '../store-context';
 import { COLLECTIONS, money } from '../types';
 import type { SelectionView } from '../types';
+import { DetailsButton } from './DetailsButton';
 
 /** The selection (shortlist): the `selection` collection, shared with the agent. */
 export function SelectionPanel() {
   const [selection] = useCollection<SelectionView | null>(COLLECTIONS.SELECTION);
-  const { api, connected, run, report, showProduct } = useStore();
+  const { api, connected, runAndReport } = useStore();
   const [busy, setBusy] = useState<string | undefined>();
 
   const remove = async (id: string, name: string) => {
     setBusy(id);
     try {
-      const done = await run(`remove ${name}`, () => api.removeFromSelection(id));
-      if (done) report(`Removed ${name} from your selection.`);
+      await runAndReport(
+        `remove ${name}`,
+        () => api.removeFromSelection(id),
+        `Removed ${name} from your selection.`,
+      );
     } finally {
       setBusy(undefined);
     }
@@ -41,14 +45,7 @@ export function SelectionPanel() {
                 </span>
               </div>
               <div className="line-actions">
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => showProduct(product.product_id)}
-                  aria-label={`Details of ${product.name}`}
-                >
-                  Details
-                </button>
+                <DetailsButton product={product} className="link" />
                 <button
                   type="button"
                   className="link danger"

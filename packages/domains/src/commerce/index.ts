@@ -20,6 +20,9 @@ export {
 } from './init-functions.js';
 export type { CommerceInitName } from './init-functions.js';
 export { MAX_CART_LINES, MAX_LINE_QUANTITY, MAX_SELECTION_SIZE } from './cart.js';
+export type { CartLineView, CartView } from './cart.js';
+export type { ProductSummary } from './catalog.js';
+export type { Comparison, ComparisonRow } from './comparison.js';
 export { CANCEL_REASONS, CANCELLABLE_STATUSES, nextOrderId } from './orders.js';
 export type { CancelReason } from './orders.js';
 export { computeTotals, TAX_RATE, TAX_RATE_BASIS_POINTS, taxCents } from './money.js';
@@ -35,6 +38,7 @@ export type {
   Product,
   User,
   Variant,
+  VariantOptionKey,
 } from './db-types.js';
 export { checkExpectedState, formatMismatches, readAtPath } from './expected-state.js';
 export type {

@@ -2,9 +2,11 @@
  * Validates tool `args` against the tool's JSON Schema with ajv. Compiled
  * validators are cached by schema object and by schema text, so re-sent configs
  * do not recompile. (Schemas are treated as immutable once handed over.)
+ *
+ * ajv is imported in the background (`import()`) as soon as this module is
+ * evaluated: a browser app bundles it as a chunk of its own, off its entry file.
  */
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './types.js';
 
 /** Outcome of validating `args`: on failure, the first offending field and a message naming it. */
@@ -20,8 +22,16 @@ export interface ArgsIssue {
 
 /** Validates `args` objects against JSON Schemas. */
 export interface ArgsValidator {
-  validate(schema: JsonSchema | undefined, args: Record<string, unknown>): ArgsValidation;
+  /** The outcome, or a promise of it while the validator is still loading. */
+  validate(
+    schema: JsonSchema | undefined,
+    args: Record<string, unknown>,
+  ): ArgsValidation | Promise<ArgsValidation>;
 }
+
+/** ajv, loading since this module was evaluated; a failure is reported by `validate`. */
+const ajvModule = import('ajv');
+ajvModule.catch(() => undefined);
 
 function pointerToPath(pointer: string): string[] {
   if (pointer === '') return [];
@@ -53,7 +63,11 @@ function toIssue(error: ErrorObject): ArgsIssue {
  * (Cockpit schemas may carry annotations ajv does not know).
  */
 export function createArgsValidator(options: { maxCachedSchemas?: number } = {}): ArgsValidator {
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  let ajv: Ajv | undefined;
+  const ready = ajvModule.then((module) => {
+    ajv = new module.Ajv({ allErrors: true, strict: false, validateFormats: false });
+  });
+  ready.catch(() => undefined);
   const cache = new Map<string, ValidateFunction>();
   const byObject = new WeakMap<object, ValidateFunction | string>();
   const max = options.maxCachedSchemas ?? 256;
@@ -74,7 +88,7 @@ export function createArgsValidator(options: { maxCachedSchemas?: number } = {})
     const cached = cache.get(key);
     if (cached) return cached;
     try {
-      const fn = ajv.compile(schema);
+      const fn = (ajv as Ajv).compile(schema);
       if (cache.size >= max) {
         const oldest = cache.keys().next();
         if (!oldest.done) cache.delete(oldest.value);
@@ -86,16 +100,29 @@ export function createArgsValidator(options: { maxCachedSchemas?: number } = {})
     }
   }
 
+  function validate(schema: JsonSchema | undefined, args: Record<string, unknown>): ArgsValidation {
+    if (schema === undefined) return { ok: true };
+    const fn = compile(schema);
+    if (typeof fn === 'string') return { ok: false, field: '', message: fn, issues: [] };
+    if (fn(args)) return { ok: true };
+    const issues = (fn.errors ?? []).map(toIssue);
+    const first = issues[0] ?? { field: '', message: 'is invalid' };
+    const where = first.field ? `args.${first.field}` : 'args';
+    return { ok: false, field: first.field, message: `${where} ${first.message}`, issues };
+  }
+
   return {
     validate(schema, args) {
-      if (schema === undefined) return { ok: true };
-      const fn = compile(schema);
-      if (typeof fn === 'string') return { ok: false, field: '', message: fn, issues: [] };
-      if (fn(args)) return { ok: true };
-      const issues = (fn.errors ?? []).map(toIssue);
-      const first = issues[0] ?? { field: '', message: 'is invalid' };
-      const where = first.field ? `args.${first.field}` : 'args';
-      return { ok: false, field: first.field, message: `${where} ${first.message}`, issues };
+      if (ajv || schema === undefined) return validate(schema, args);
+      return ready.then(
+        () => validate(schema, args),
+        (err: unknown) => ({
+          ok: false,
+          field: '',
+          message: `cannot be checked: the validator did not load (${(err as Error).message})`,
+          issues: [],
+        }),
+      );
     },
   };
 }

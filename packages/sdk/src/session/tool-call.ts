@@ -17,7 +17,7 @@ import type { Logger } from '../rpc/logger.js';
 import type { Clock, Timers } from '../rpc/timers.js';
 import type { RpcInvocation } from '../rpc/transport.js';
 import { byteLength } from '../rpc/utf8.js';
-import type { ArgsValidator } from './args-validator.js';
+import type { ArgsValidation, ArgsValidator } from './args-validator.js';
 import type { CollectionStore } from './collections.js';
 import type {
   FeatureEvent,
@@ -152,21 +152,25 @@ export function executeToolCall(
   };
 
   const args = request.args ?? {};
-  const validation = env.validator.validate(tool.parameters, args);
-  if (!validation.ok) {
-    return fail(`Invalid arguments: ${validation.message}`, {
-      field: validation.field,
-      issues: validation.issues,
-    });
-  }
-  const handler = env.getHandler(tool.name);
-  if (!handler) return fail(`No handler is registered for tool ${tool.name}`);
+  const start = (validation: ArgsValidation): Promise<string> => {
+    if (!validation.ok) {
+      return fail(`Invalid arguments: ${validation.message}`, {
+        field: validation.field,
+        issues: validation.issues,
+      });
+    }
+    const handler = env.getHandler(tool.name);
+    if (!handler) return fail(`No handler is registered for tool ${tool.name}`);
 
-  const controller = new AbortController();
-  if (!env.track(requestId, { controller, callerIdentity: invocation.callerIdentity, method })) {
-    return fail(`A call with requestId ${requestId} is already running`);
-  }
-  return run(env, tool, method, invocation, request, handler, controller, base, args);
+    const controller = new AbortController();
+    if (!env.track(requestId, { controller, callerIdentity: invocation.callerIdentity, method })) {
+      return fail(`A call with requestId ${requestId} is already running`);
+    }
+    return run(env, tool, method, invocation, request, handler, controller, base, args);
+  };
+  // A promise only while the validator is still loading.
+  const validation = env.validator.validate(tool.parameters, args);
+  return validation instanceof Promise ? validation.then(start) : start(validation);
 }
 
 function run(

@@ -1,0 +1,103 @@
+/**
+ * `scenaro eval` flags as the options of `runEvaluation` (`@scenaro/eval`).
+ */
+import { resolve } from 'node:path';
+import { parseShard } from '@scenaro/eval';
+import type { EvaluationOptions } from '@scenaro/eval';
+import { parseInteger } from './flags.js';
+
+/** Parsed `eval` flags. */
+export interface EvalFlags {
+  domain?: string[];
+  scenarios?: string[];
+  list?: boolean;
+  outputDir: string;
+  dataRoot?: string;
+  duration?: string;
+  maxTurns?: string;
+  concurrency: string;
+  trials: string;
+  resume?: string;
+  runId?: string;
+  shard?: string;
+  agentUrl?: string;
+  userUrl?: string;
+  token?: string;
+  agentLlmBaseUrl?: string;
+  agentLlmModel?: string;
+  userLlmBaseUrl?: string;
+  userLlmModel?: string;
+  llmApiKeyEnv?: string;
+  judgeUrl?: string;
+  judgeModel?: string;
+  judgeApiKeyEnv?: string;
+  judgeThreshold: string;
+  scorer: 'nemo' | 'tau2';
+  faultyAgent?: 'drop-last-action';
+  retries: string;
+  minAgentTurns: string;
+}
+
+/** The default data root: `$EVAL_DATA_ROOT`, else `./data`. */
+export function defaultDataRoot(): string {
+  return process.env['EVAL_DATA_ROOT'] ?? './data';
+}
+
+/**
+ * Turn parsed flags into runner options. `given(flag)` says whether a flag was on the
+ * command line: a resumed run keeps its own arguments, so defaults are not applied to it.
+ */
+export function evaluationOptions(
+  flags: EvalFlags,
+  argv: string[] = process.argv,
+  given: (flag: keyof EvalFlags) => boolean = () => true,
+): EvaluationOptions {
+  const resuming = flags.resume !== undefined;
+  const wanted = (flag: keyof EvalFlags) => !resuming || given(flag);
+  const options: EvaluationOptions = {
+    outputDir: resolve(flags.outputDir),
+    concurrency: parseInteger(flags.concurrency, '--concurrency', 1),
+    retries: parseInteger(flags.retries, '--retries', 0),
+    argv,
+  };
+  if (wanted('dataRoot')) options.dataRoot = resolve(flags.dataRoot ?? defaultDataRoot());
+  if (wanted('trials')) options.trials = parseInteger(flags.trials, '--trials', 1);
+  if (wanted('minAgentTurns'))
+    options.minAgentTurns = parseInteger(flags.minAgentTurns, '--min-agent-turns', 0);
+  if (wanted('scorer')) options.scorer = flags.scorer;
+  if (wanted('domain'))
+    options.domains = flags.domain && flags.domain.length > 0 ? flags.domain : ['commerce'];
+  if (flags.scenarios) options.scenarios = flags.scenarios;
+  if (flags.duration) options.durationSeconds = parseInteger(flags.duration, '--duration', 1);
+  if (flags.maxTurns) options.maxTurns = parseInteger(flags.maxTurns, '--max-turns', 1);
+  if (flags.resume) options.resume = flags.resume;
+  if (flags.runId) options.runId = flags.runId;
+  if (flags.shard) options.shard = parseShard(flags.shard);
+  if (flags.agentUrl || flags.userUrl) {
+    if (!flags.agentUrl || !flags.userUrl)
+      throw new Error('--agent-url and --user-url go together');
+    options.agentUrl = flags.agentUrl;
+    options.userUrl = flags.userUrl;
+  }
+  if (flags.token) options.token = flags.token;
+  const apiKeyEnv = flags.llmApiKeyEnv ? { apiKeyEnv: flags.llmApiKeyEnv } : {};
+  if (flags.agentLlmBaseUrl) {
+    if (!flags.agentLlmModel) throw new Error('--agent-llm-base-url needs --agent-llm-model');
+    options.agentLlm = { baseURL: flags.agentLlmBaseUrl, model: flags.agentLlmModel, ...apiKeyEnv };
+  }
+  if (flags.userLlmBaseUrl) {
+    if (!flags.userLlmModel) throw new Error('--user-llm-base-url needs --user-llm-model');
+    options.userLlm = { baseURL: flags.userLlmBaseUrl, model: flags.userLlmModel, ...apiKeyEnv };
+  }
+  if (flags.judgeUrl) {
+    if (!flags.judgeModel) throw new Error('--judge-url needs --judge-model');
+    options.judge = {
+      baseURL: flags.judgeUrl,
+      model: flags.judgeModel,
+      threshold: Number(flags.judgeThreshold),
+      ...(flags.judgeApiKeyEnv ? { apiKeyEnv: flags.judgeApiKeyEnv } : {}),
+    };
+  }
+  if (flags.faultyAgent) options.faults = [flags.faultyAgent];
+  return options;
+}

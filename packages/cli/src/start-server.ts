@@ -1,0 +1,48 @@
+/**
+ * A bot server with the built-in domains registered, as `scenaro serve` starts it.
+ */
+import { DomainRegistry, createConversationEngine, startBotServer } from '@scenaro/agent';
+import type { BotServer, ServerProfile } from '@scenaro/agent';
+import { chooseModel } from './brain.js';
+import type { LlmFlags, Policy } from './brain.js';
+import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
+import { parsePort } from './flags.js';
+
+/** Parsed `serve` options. */
+export interface ServeOptions extends LlmFlags {
+  profile: ServerProfile;
+  host: string;
+  port: string;
+  dataRoot?: string;
+  token?: string;
+  maxSessions?: string;
+  singleClient?: boolean;
+  policy?: Policy;
+}
+
+/** Start a server from parsed `serve` options and print the `listening on` line. */
+export async function serve(
+  options: ServeOptions,
+  out: (line: string) => void = console.log,
+): Promise<BotServer> {
+  const port = parsePort(options.port, '--port');
+  const domains = [...builtInDomains().values()];
+  const registry = registerEvalDomains(new DomainRegistry(), domains);
+  const brain = chooseModel(options);
+  const token = options.token ?? process.env['SCENARO_TOKEN'];
+  const server = await startBotServer({
+    profile: options.profile,
+    host: options.host,
+    port,
+    registry,
+    conversation: createConversationEngine({ model: brain.factory }),
+    extraDataRoots: domainDataRoots(domains),
+    ...(options.dataRoot !== undefined ? { dataRoot: options.dataRoot } : {}),
+    ...(token ? { token } : {}),
+    ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),
+    ...(options.singleClient ? { singleClient: true } : {}),
+  });
+  server.log.info({ policy: brain.label }, 'conversation policy');
+  out(`listening on ${server.url}`);
+  return server;
+}

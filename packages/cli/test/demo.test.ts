@@ -1,0 +1,122 @@
+// `scenaro demo`: the flags, where the CLI finds the built page (through package resolution
+// of `@scenaro/demo`, as an installed CLI does), and the built command serving that page.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoPageDir } from '@scenaro/demo/server';
+import { demoOptions } from '../src/demo-options.js';
+
+const cliDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(cliDir, 'bin/scenaro.js');
+/** The page as the CLI package resolves it: `dist/page` of its `@scenaro/demo` dependency. */
+const pageDir = join(
+  dirname(createRequire(join(cliDir, 'package.json')).resolve('@scenaro/demo/package.json')),
+  'dist/page',
+);
+const built = existsSync(join(pageDir, 'index.html')) && existsSync(join(cliDir, 'dist/bin.js'));
+if (!built) {
+  console.warn(
+    '\n*** SKIPPING the served-page tests of packages/cli/test/demo.test.ts: the demo page or the CLI is not built. Run `npm run build` first. ***\n',
+  );
+}
+
+const stops: (() => void)[] = [];
+afterAll(() => {
+  for (const stop of stops) stop();
+});
+
+describe('scenaro demo flags', () => {
+  const flags = { host: '127.0.0.1', port: '0', botPort: '0' };
+
+  it('refuses bad options', () => {
+    expect(() => demoOptions({ ...flags, llmBaseUrl: 'http://127.0.0.1:9/v1' })).toThrow(
+      '--llm-base-url and --llm-model go together',
+    );
+    expect(() => demoOptions({ ...flags, port: '99999' })).toThrow(
+      "--port must be an integer from 0 to 65535, got '99999'",
+    );
+    expect(() => demoOptions({ ...flags, botPort: 'x' })).toThrow(
+      "--bot-port must be an integer from 0 to 65535, got 'x'",
+    );
+  });
+
+  it('answers with the scripted shop assistant unless an LLM is configured', () => {
+    expect(demoOptions({ ...flags, dataRoot: 'data' })).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      botPort: 0,
+      dataRoot: 'data',
+    });
+    const options = demoOptions({
+      ...flags,
+      llmBaseUrl: 'http://127.0.0.1:9/v1',
+      llmModel: 'test-model',
+      llmTimeoutMs: '5000',
+    });
+    expect(options.assistant?.label).toBe('LLM test-model at http://127.0.0.1:9/v1');
+    expect(options.assistant?.scripted).toBeUndefined();
+  });
+});
+
+describe('the demo page of an installed CLI', () => {
+  it('is the built page of the @scenaro/demo package the CLI resolves', () => {
+    expect(demoPageDir()).toBe(pageDir);
+    expect(demoPageDir(join(cliDir, 'package.json'))).toBe(pageDir);
+    // The package ships it.
+    const manifest = JSON.parse(readFileSync(join(pageDir, '../../package.json'), 'utf8')) as {
+      name: string;
+      files: string[];
+    };
+    expect(manifest.name).toBe('@scenaro/demo');
+    expect(manifest.files).toContain('dist/page');
+  });
+
+  it.skipIf(!built)(
+    'is served by the built `scenaro demo`: the page, its assets and the config',
+    async () => {
+      const child = spawn(process.execPath, [bin, 'demo', '--port', '0'], {
+        env: { ...process.env, SCENARO_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      stops.push(() => child.kill('SIGKILL'));
+      let out = '';
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const match = /demo ready at (\S+)/.exec(out);
+          if (match?.[1]) resolveUrl(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`scenaro demo exited with ${code}`)));
+      });
+      const page = await fetch(url);
+
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await page.text();
+      expect(html).toBe(readFileSync(join(pageDir, 'index.html'), 'utf8'));
+      const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+      expect(assets.length).toBeGreaterThan(0);
+      for (const asset of assets) {
+        const response = await fetch(new URL(asset as string, url));
+
+        expect(response.status).toBe(200);
+        expect(response.headers.get('cache-control')).toContain('immutable');
+        const body = Buffer.from(await response.arrayBuffer());
+        expect(body.equals(readFileSync(join(pageDir, asset as string)))).toBe(true);
+      }
+      const config = (await (await fetch(new URL('/config.json', url))).json()) as {
+        wsUrl: string;
+        storeName: string;
+      };
+      expect(config.storeName).toBe('Scenaro Demo Store');
+      expect(config.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+    30_000,
+  );
+});
