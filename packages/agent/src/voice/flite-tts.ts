@@ -46,6 +46,12 @@ function compileFlite(): Promise<object> {
 
 // The worker runs one Flite process per job and writes its WAV into `dir`.
 const WORKER_SOURCE = `
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) => {
+  // node:wasi is flagged experimental; the warning would repeat for every engine.
+  if (String((warning && warning.message) || warning).includes('WASI')) return;
+  emitWarning.call(process, warning, ...rest);
+};
 const { parentPort, workerData } = require('node:worker_threads');
 const { WASI } = require('node:wasi');
 const fs = require('node:fs');
@@ -190,6 +196,7 @@ class FliteTextToSpeech implements TextToSpeech {
 
   private async run(text: string, signal: AbortSignal | undefined): Promise<string> {
     const { worker } = await this.startWorker();
+    if (signal?.aborted) throw abortReason(signal);
     const id = this.nextId++;
     // A leading "-" would read as an option; a leading space keeps it text.
     const args = ['-voice', this.voice, '-t', text.startsWith('-') ? ` ${text}` : text];
