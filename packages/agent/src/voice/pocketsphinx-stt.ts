@@ -7,7 +7,7 @@
  * process per session beats a process per utterance.
  *
  * The process reads a real pipe (Node's child stdin is a socket, which
- * `-infile /dev/stdin` cannot open), segments speech with its own VAD and
+ * `-infile /dev/stdin` cannot open; bash's process substitution makes one), segments speech with its own VAD and
  * prints each segment's words with stream times. Words are assigned to the
  * caller's utterances by those times; an ended utterance is final once the
  * recognizer has printed a segment reaching past its end (about 0.3-0.6 s of
@@ -149,11 +149,16 @@ class PocketsphinxSession extends UtteranceSession {
       '-dict', options.dict,
       ...options.extraArgs,
     ]; // prettier-ignore
-    // `cat` turns the stdin socket into a pipe the recognizer can open as a file.
-    this.child = spawn('sh', ['-c', 'cat | exec "$0" "$@"', binary, ...args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    // `cat` turns the stdin socket into a pipe the recognizer can open as a file; the
+    // recognizer replaces the shell, so its exit is the child's exit.
+    this.child = spawn(
+      'bash',
+      ['-c', 'exec "$0" "$@" < <(exec cat 2>/dev/null)', binary, ...args],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     this.child.stdin.on('error', (error) => this.fail(error));
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       this.active();
@@ -172,16 +177,14 @@ class PocketsphinxSession extends UtteranceSession {
       });
       this.child.on('close', (code, signal) => {
         for (const segment of this.parser.finish()) this.onSegment(segment);
-        this.processed = Number.POSITIVE_INFINITY;
-        this.settle();
         if (!this.closed) {
           const errors = this.stderrTail.filter((l) => /ERROR|FATAL/.test(l)).slice(-3);
-          this.fail(
-            new Error(
-              `pocketsphinx exited (${signal ?? `code ${code}`}) ${errors.join(' | ')}`.trim(),
-            ),
-          );
+          const how = signal ?? `code ${code}`;
+          this.fail(new Error(`pocketsphinx exited (${how}) ${errors.join(' | ')}`.trim()));
         }
+        // Closing: everything written has been recognised.
+        this.processed = Number.POSITIVE_INFINITY;
+        this.settle();
         resolve();
       });
     });
@@ -303,7 +306,7 @@ class PocketsphinxSession extends UtteranceSession {
     const pid = this.child.pid;
     if (pid === undefined || this.child.exitCode !== null || this.child.signalCode !== null) return;
     try {
-      process.kill(-pid, 'SIGTERM'); // the shell, cat and the recognizer (their own process group)
+      process.kill(-pid, 'SIGTERM'); // the recognizer and its cat (their own process group)
     } catch {
       // already gone
     }
