@@ -4,16 +4,31 @@
  * into 10/20/30 ms frames, each classified by WebRTC's GMM, and the
  * {@link SpeechSegmenter} applies the start and stop windows.
  */
-import type { FvadModule } from '@echogarden/fvad-wasm';
 import { PcmChunker } from './chunker.js';
 import { INPUT_SAMPLE_RATE, msToSamples, pcm16ToInt16 } from './pcm.js';
 import { SpeechSegmenter } from './vad.js';
 import type { Vad, VadEvent, VadTiming } from './vad.js';
 
+/** The part of the Emscripten module (the package ships no types) used here. */
+interface FvadModule {
+  HEAP16: Int16Array;
+  _malloc(bytes: number): number;
+  _free(ptr: number): void;
+  _fvad_new(): number;
+  _fvad_free(handle: number): void;
+  _fvad_set_mode(handle: number, mode: number): number;
+  _fvad_set_sample_rate(handle: number, rate: number): number;
+  _fvad_process(handle: number, framePtr: number, length: number): number;
+}
+
+// A specifier in a variable: the package has no type declarations to resolve.
+const FVAD_PACKAGE = '@echogarden/fvad-wasm';
 let fvad: Promise<FvadModule> | undefined;
 
 function loadFvad(): Promise<FvadModule> {
-  fvad ??= import('@echogarden/fvad-wasm').then((m) => m.default());
+  fvad ??= (import(FVAD_PACKAGE) as Promise<{ default: () => Promise<FvadModule> }>).then((m) =>
+    m.default(),
+  );
   return fvad;
 }
 

@@ -6,16 +6,45 @@
  * chunk boundaries; the output is aligned with the input (the filter's delay
  * is skipped) and `flush()` drains the filter's tail.
  */
-import type { SpeexResamplerModule } from '@echogarden/speex-resampler-wasm';
 import { int16ToPcm16, pcm16ToInt16 } from './pcm.js';
 
 /** Speex quality 0-10 (10 best and slowest); 6 is transparent for speech. */
 export const DEFAULT_RESAMPLER_QUALITY = 6;
 
+/** The part of the Emscripten module (the package ships no types) used here. */
+interface SpeexResamplerModule {
+  HEAPU8: Uint8Array;
+  HEAP16: Int16Array;
+  HEAPU32: Uint32Array;
+  _malloc(bytes: number): number;
+  _free(ptr: number): void;
+  _speex_resampler_init(
+    channels: number,
+    inRate: number,
+    outRate: number,
+    quality: number,
+    errPtr: number,
+  ): number;
+  _speex_resampler_process_interleaved_int(
+    state: number,
+    inPtr: number,
+    inLenPtr: number,
+    outPtr: number,
+    outLenPtr: number,
+  ): number;
+  _speex_resampler_skip_zeros(state: number): number;
+  _speex_resampler_get_input_latency(state: number): number;
+  _speex_resampler_destroy(state: number): void;
+}
+
+// A specifier in a variable: the package has no type declarations to resolve.
+const SPEEX_PACKAGE = '@echogarden/speex-resampler-wasm';
 let speex: Promise<SpeexResamplerModule> | undefined;
 
 function loadSpeex(): Promise<SpeexResamplerModule> {
-  speex ??= import('@echogarden/speex-resampler-wasm').then((m) => m.default());
+  speex ??= (
+    import(SPEEX_PACKAGE) as Promise<{ default: () => Promise<SpeexResamplerModule> }>
+  ).then((m) => m.default());
   return speex;
 }
 
