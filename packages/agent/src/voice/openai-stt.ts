@@ -1,0 +1,90 @@
+/**
+ * Speech recognition through an OpenAI-compatible
+ * `POST {base}/audio/transcriptions` (multipart: a WAV `file`, `model`,
+ * `response_format: json`), as OpenAI, vLLM and speaches serve it. The
+ * session keeps the recent stream; when the caller ends an utterance, its
+ * audio (with `paddingMs` of context on both sides) is sent as one 16 kHz
+ * WAV file. No interim transcripts.
+ */
+import { toFile } from 'openai';
+import { createOpenAIAudioClient, toSpeechEngineError } from './openai-audio.js';
+import type { OpenAIAudioOptions } from './openai-audio.js';
+import { AudioHistory } from './audio-history.js';
+import { INPUT_SAMPLE_RATE, msToSamples } from './pcm.js';
+import type { SpeechToText, SttSession, SttSessionOptions } from './stt.js';
+import { UtteranceSession } from './utterance-session.js';
+import type { TrackedUtterance } from './utterance-session.js';
+import { encodeWav } from './wav.js';
+
+/** Options of the OpenAI-compatible recognizer. */
+export interface OpenAISttOptions extends OpenAIAudioOptions {
+  /** Model (default `whisper-1`). */
+  model?: string;
+  /** Language hint sent as `language` (a session's own option wins). */
+  language?: string;
+  /** Text sent as `prompt` (vocabulary, spelling hints). */
+  prompt?: string;
+  /** Audio kept before an utterance's start and after its end (default 300 ms). */
+  paddingMs?: number;
+}
+
+class OpenAISttSession extends UtteranceSession {
+  private readonly history = new AudioHistory();
+  private readonly padding: number;
+
+  constructor(
+    private readonly client: ReturnType<typeof createOpenAIAudioClient>,
+    private readonly options: OpenAISttOptions,
+    private readonly language: string | undefined,
+  ) {
+    super(INPUT_SAMPLE_RATE);
+    this.padding = msToSamples(options.paddingMs ?? 300, INPUT_SAMPLE_RATE);
+  }
+
+  protected onAudio(pcm: Uint8Array): void {
+    this.history.append(pcm);
+    // Between utterances only the padding before the next one is needed.
+    const keepFrom = this.current ? this.current.startSample : this.history.samples;
+    this.history.dropBefore(keepFrom - this.padding - msToSamples(1000, INPUT_SAMPLE_RATE));
+  }
+
+  protected async transcribe(utterance: TrackedUtterance): Promise<string> {
+    const pcm = this.history.slice(
+      Math.max(0, utterance.startSample - this.padding),
+      (utterance.endSample ?? this.history.samples) + this.padding,
+    );
+    const wav = encodeWav({ pcm, sampleRate: INPUT_SAMPLE_RATE, channels: 1 });
+    const { prompt } = this.options;
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    try {
+      const result = await this.client.audio.transcriptions.create({
+        file: await toFile(wav, `utterance-${utterance.utterance}.wav`, { type: 'audio/wav' }),
+        model: this.options.model ?? 'whisper-1',
+        response_format: 'json',
+        ...(this.language === undefined ? {} : { language: this.language }),
+        ...(prompt === undefined ? {} : { prompt }),
+      });
+      return result.text.trim();
+    } catch (error) {
+      throw toSpeechEngineError('openai-stt', error, timeoutMs);
+    }
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+}
+
+/** A recognizer calling an OpenAI-compatible `/audio/transcriptions` endpoint per utterance. */
+export function createOpenAISpeechToText(options: OpenAISttOptions = {}): SpeechToText {
+  const client = createOpenAIAudioClient(options);
+  return {
+    name: 'openai',
+    sampleRate: INPUT_SAMPLE_RATE,
+    check: () => Promise.resolve(),
+    openSession: (session: SttSessionOptions = {}): Promise<SttSession> =>
+      Promise.resolve(new OpenAISttSession(client, options, session.language ?? options.language)),
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Speech to text: the {@link SpeechToText} interface every engine adapter
+ * implements. A session is fed the user's continuous 16 kHz stream (silence
+ * included) and told where utterances start and end (by the caller's VAD);
+ * it emits interim transcripts while it can and one final transcript per
+ * utterance. An engine that keeps state (a recognizer process, a socket)
+ * stays up for the whole session.
+ */
+
+/** What a session heard in one utterance. */
+export interface Transcript {
+  /** Utterance number in the session, from 1. */
+  utterance: number;
+  text: string;
+  /** False for an interim transcript (the utterance may still change). */
+  final: boolean;
+  /** Where the utterance started, in samples of the session's stream. */
+  startSample: number;
+  /** Where it ended (set once the caller ended it). */
+  endSample?: number;
+}
+
+/** One user's stream being transcribed. */
+export interface SttSession {
+  /** Rate of the audio `write` takes (mono PCM16). */
+  readonly sampleRate: number;
+  /** Samples written so far: the stream's current position. */
+  readonly samples: number;
+  /** Feed PCM16 bytes of the continuous stream, silence included. */
+  write(pcm: Uint8Array): void;
+  /**
+   * Speech started at `sample` (default: the current position). An utterance
+   * still open is ended first. Returns the new utterance's number.
+   */
+  startUtterance(sample?: number): number;
+  /**
+   * Speech ended at `sample` (default: the current position); resolves with
+   * the utterance's final transcript (empty text when nothing was recognised).
+   * Rejects when no utterance is open or the engine failed.
+   */
+  endUtterance(sample?: number): Promise<Transcript>;
+  /** Listen to every interim and final transcript; returns the unsubscribe function. */
+  onTranscript(listener: (transcript: Transcript) => void): () => void;
+  /** Stop the session; pending finals still resolve when the engine can give them. */
+  close(): Promise<void>;
+}
+
+/** Options of a new session. */
+export interface SttSessionOptions {
+  /** A language hint (ISO 639-1, e.g. `en`) for engines that take one. */
+  language?: string;
+}
+
+/** A speech recognizer. */
+export interface SpeechToText {
+  /** Adapter name, e.g. `pocketsphinx`, `openai`, `none`. */
+  readonly name: string;
+  /** Rate of the audio sessions take (16000 for every adapter here). */
+  readonly sampleRate: number;
+  /** Resolves when the engine can run here; rejects with a `SpeechEngineUnavailableError` saying what to install otherwise. */
+  check(): Promise<void>;
+  /** Start transcribing one stream. */
+  openSession(options?: SttSessionOptions): Promise<SttSession>;
+  /** Release what the engine shares between sessions. */
+  close(): Promise<void>;
+}
