@@ -182,6 +182,14 @@ export const READ_ONLY_HANDLERS: ReadonlySet<ClientMessageHandler> = new Set([
   getContextHistory,
 ]);
 
+/**
+ * Handlers a session runs one at a time in arrival order (the control messages): a client that
+ * sends several without waiting gets exactly what it would have got waiting for each answer.
+ */
+export const SERIAL_HANDLERS: ReadonlySet<ClientMessageHandler> = new Set(
+  Object.values(CONTROL_HANDLERS),
+);
+
 /** The RPC-over-RTVI messages from the browser, routed to the session's transport. */
 export const RPC_HANDLERS: Readonly<Record<string, ClientMessageHandler>> = {
   [RTVI_RPC_MESSAGES.ACK]: (d, session) => {

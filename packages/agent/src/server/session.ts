@@ -24,7 +24,8 @@ import type {
   ServerToClientMessageMap,
   ServerToClientType,
 } from '@scenaro/sdk/protocol';
-import { READ_ONLY_HANDLERS } from '../control/handlers.js';
+import { READ_ONLY_HANDLERS, SERIAL_HANDLERS } from '../control/handlers.js';
+import type { ClientMessageHandler } from '../control/handlers.js';
 import type { ClientMessageRouter } from '../control/router.js';
 import type { SessionControl, SessionControlOptions } from '../control/session-control.js';
 import { ConversationContext } from '../conversation/context.js';
@@ -37,6 +38,7 @@ import { createScenarioState } from '../scenario/types.js';
 import type { BoundTool, ScenarioState } from '../scenario/types.js';
 import type { Logger } from './logger.js';
 import { RtviRpcServerTransport } from './rtvi-rpc-transport.js';
+import { SerialQueue } from './serial-queue.js';
 
 /** What a session is built from. */
 export interface BotSessionOptions extends SessionControlOptions {
@@ -75,6 +77,7 @@ export class BotSession implements SessionControl, ConversationHost {
   readonly #opts: BotSessionOptions;
   readonly #conversation: Conversation;
   readonly #inflight = new Set<Promise<void>>();
+  readonly #serial: SerialQueue;
   #ready = false;
   /** RPC to the browser over this connection (frontend tools, UI activity, dictation). */
   readonly rpc: RtviRpcServerTransport;
@@ -95,6 +98,7 @@ export class BotSession implements SessionControl, ConversationHost {
       signal: this.#abort.signal,
     });
     this.#conversation = options.conversation?.(this) ?? {};
+    this.#serial = new SerialQueue();
   }
 
   get signal(): AbortSignal {
@@ -208,17 +212,26 @@ export class BotSession implements SessionControl, ConversationHost {
       }
       case 'client-message': {
         const { t, d } = message.data as ClientMessageData;
-        this.#track(this.#answer(id, t, d));
+        const handler = this.#opts.router.get(t);
+        if (!handler) {
+          this.#opts.send(errorResponse(id, `unknown message type: ${t}`));
+        } else if (SERIAL_HANDLERS.has(handler)) {
+          this.#serially(() => this.#answer(id, t, handler, d));
+        } else {
+          this.#track(this.#answer(id, t, handler, d));
+        }
         return;
       }
       case 'send-text': {
         const data = message.data as SendTextData;
         const options = data.options ?? {};
-        const run = this.#conversation.onUserText?.(data.content, {
-          runImmediately: options.run_immediately ?? true,
-          audioResponse: options.audio_response ?? true,
+        this.#serially(async () => {
+          const run = this.#conversation.onUserText?.(data.content, {
+            runImmediately: options.run_immediately ?? true,
+            audioResponse: options.audio_response ?? true,
+          });
+          if (run) this.#track(this.#guard(run, 'send-text'));
         });
-        if (run) this.#track(this.#guard(run, 'send-text'));
         return;
       }
       case 'disconnect-bot':
@@ -227,19 +240,15 @@ export class BotSession implements SessionControl, ConversationHost {
       case 'append-to-context':
         this.#opts.send(errorResponse(id, 'Unsupported type append-to-context'));
         return;
-      default: {
-        const run = this.#conversation.onMessage?.(message);
-        if (run) this.#track(this.#guard(run, message.type));
-      }
+      default:
+        this.#serially(async () => {
+          const run = this.#conversation.onMessage?.(message);
+          if (run) this.#track(this.#guard(run, message.type));
+        });
     }
   }
 
-  async #answer(id: string, t: string, d: unknown): Promise<void> {
-    const handler = this.#opts.router.get(t);
-    if (!handler) {
-      this.#opts.send(errorResponse(id, `unknown message type: ${t}`));
-      return;
-    }
+  async #answer(id: string, t: string, handler: ClientMessageHandler, d: unknown): Promise<void> {
     const started = performance.now();
     const endWrite = READ_ONLY_HANDLERS.has(handler) ? undefined : beginDbWrite(this.state);
     try {
@@ -275,6 +284,11 @@ export class BotSession implements SessionControl, ConversationHost {
     }
   }
 
+  /** Run `work` after every earlier serial item of this session has finished. */
+  #serially(work: () => Promise<void>): void {
+    this.#track(this.#serial.add(work));
+  }
+
   #track(promise: Promise<void>): void {
     this.#inflight.add(promise);
     void promise.finally(() => this.#inflight.delete(promise));
@@ -284,6 +298,7 @@ export class BotSession implements SessionControl, ConversationHost {
   dispose(): void {
     if (this.#abort.signal.aborted) return;
     this.#abort.abort(new Error('session closed'));
+    this.#serial.stop();
     try {
       this.#conversation.close?.();
     } catch (err) {
