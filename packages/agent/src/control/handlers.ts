@@ -12,8 +12,7 @@ import type {
   GetScenarioSummaryResult,
   ResolvedControlArgs,
 } from '@scenaro/sdk/protocol';
-import { pythonRepr } from '../conversation/python-repr.js';
-import { sanitizeContextForTransport } from '../conversation/sanitize.js';
+import { contextHistory } from '../conversation/context-text.js';
 import { sessionDbHash } from '../scenario/db-revision.js';
 import { applyDeltaDefault } from '../scenario/delta-path.js';
 import { applyInitialization } from '../scenario/initialize.js';
@@ -105,8 +104,7 @@ export const getContextHistory: ClientMessageHandler = async (
 ): Promise<GetContextHistoryResult> => {
   const a = args(CONTROL_MESSAGES.GET_CONTEXT_HISTORY, d);
   await session.whenIdle(session.options.contextIdleWaitMs);
-  const messages = sanitizeContextForTransport(session.context.messages());
-  return { context: a.format === 'json' ? JSON.stringify(messages) : pythonRepr(messages) };
+  return contextHistory(session.context, a.format === 'json' ? 'json' : 'python');
 };
 
 /** `get_scenario_summary`: actions, `db_hash` (null without a db), and the db itself with `include_db`. */

@@ -22,7 +22,10 @@ import { DomainRegistry } from '../scenario/registry.js';
 import { isAuthorized } from './auth.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
+import { encodeMessage } from './reply-encoder.js';
 import { BotSession } from './session.js';
+import { DEFAULT_SESSION_LIMITS, checkSessionLimits } from './session-limits.js';
+import type { SessionLimits } from './session-limits.js';
 
 /** Pipecat's (Python `websockets`) default receive cap. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -59,6 +62,18 @@ export interface BotServerOptions {
    * 30-second closing timeout. @default 5000
    */
   slowReaderCloseGraceMs?: number;
+  /**
+   * Largest conversation context of one session (UTF-8 JSON bytes); a `send-text` that would
+   * grow it past this is refused with an `error-response`. @default 1 MiB
+   */
+  maxContextBytes?: number;
+  /** Most turns one session may have waiting or running; more `send-text`s are refused. @default 16 */
+  maxQueuedTurns?: number;
+  /**
+   * Most unanswered requests of one session; more are refused with an `error-response`. The
+   * server stops reading a connection at half of this and resumes at a quarter. @default 128
+   */
+  maxPendingRequests?: number;
   /** Most sessions at once; more are closed with 1013. @default unlimited */
   maxSessions?: number;
   /** Pipecat parity: one client at a time, a second one is closed with 1013. @default false */
@@ -113,6 +128,7 @@ export class BotServer {
   readonly #http: Server;
   readonly #wss: WebSocketServer;
   readonly #sessions = new Map<WebSocket, BotSession>();
+  readonly #limits: SessionLimits;
   #closing = false;
 
   constructor(options: BotServerOptions = {}) {
@@ -137,12 +153,23 @@ export class BotServer {
         `slowReaderCloseGraceMs must be a number of milliseconds >= 0 (or Infinity), got ${String(grace)}`,
       );
     }
+    this.#limits = checkSessionLimits({
+      maxContextBytes: options.maxContextBytes ?? DEFAULT_SESSION_LIMITS.maxContextBytes,
+      maxQueuedTurns: options.maxQueuedTurns ?? DEFAULT_SESSION_LIMITS.maxQueuedTurns,
+      maxPendingRequests: options.maxPendingRequests ?? DEFAULT_SESSION_LIMITS.maxPendingRequests,
+    });
     this.registry = registerControlTools(options.registry ?? new DomainRegistry());
     this.router = ClientMessageRouter.forProfile(options.profile ?? 'eval');
     this.log = options.logger ?? createLogger();
     this.#dbCache = options.dbCache ?? new DbCache();
     this.#http = createServer((req, res) => this.#onHttp(req, res));
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#options.maxMessageBytes });
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: this.#options.maxMessageBytes,
+      // One message per connection per turn of the event loop: a client that sends a burst
+      // is read at the pace the server handles it, and never holds up the other connections.
+      allowSynchronousEvents: false,
+    });
     this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket, head));
     this.#wss.on('connection', (ws, req) => this.#onConnection(ws, req));
   }
@@ -291,6 +318,9 @@ export class BotServer {
       contextIdleWaitMs: this.#options.contextIdleWaitMs,
       send,
       close: (code, reason) => ws.close(code, reason),
+      limits: this.#limits,
+      whenWritable: () => this.#whenWritable(ws, req),
+      pauseInput: (paused) => (paused ? ws.pause() : ws.resume()),
     });
     try {
       this.#options.onSession?.(session);
@@ -358,11 +388,35 @@ export class BotServer {
     }
   }
 
+  /**
+   * Undefined while `ws` has at most a quarter of `maxBufferedBytes` unsent; otherwise resolves
+   * once it has drained below that (or closed).
+   */
+  #whenWritable(ws: WebSocket, req: IncomingMessage): Promise<void> | undefined {
+    const watermark = this.#options.maxBufferedBytes / 4;
+    const ok = () => ws.readyState !== ws.OPEN || ws.bufferedAmount <= watermark;
+    if (ok()) return undefined;
+    const socket = req.socket;
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (!ok()) return;
+        clearInterval(poll);
+        socket.off('drain', check);
+        ws.off('close', check);
+        resolve();
+      };
+      // 'drain' is the usual wake-up; the poll covers data queued inside ws itself.
+      const poll = setInterval(check, 20);
+      socket.on('drain', check);
+      ws.on('close', check);
+    });
+  }
+
   #send(ws: WebSocket, message: RTVIMessage, log: Logger): boolean {
     if (ws.readyState !== ws.OPEN) return false;
     let bytes: Uint8Array;
     try {
-      bytes = encodeRtviFrame(message, { pooled: true });
+      bytes = encodeMessage(message, true);
     } catch (err) {
       log.error({ err, type: message.type }, 'could not encode an outgoing message');
       if (message.type !== 'server-response' || message.id === undefined) return false;
