@@ -14,8 +14,9 @@ import type {
 } from '@scenaro/sdk/protocol';
 import { contextHistory } from '../conversation/context-text.js';
 import { sessionDbHash } from '../scenario/db-revision.js';
-import { applyDeltaDefault } from '../scenario/delta-path.js';
+import { applyDeltaDefault, deltaPathDepth } from '../scenario/delta-path.js';
 import { applyInitialization } from '../scenario/initialize.js';
+import { MAX_NESTING_DEPTH, nestingDepth } from '../scenario/nesting.js';
 import type { BoundTool, JsonObject } from '../scenario/types.js';
 import type { SessionControl } from './session-control.js';
 
@@ -148,14 +149,43 @@ export const applySyncDelta: ClientMessageHandler = (d, session): ApplySyncDelta
   const applier = session.registry.syncApplier(parsed.value.domain) ?? applyDeltaDefault;
   // zod drops an own `__proto__` key; hand the applier the raw object so it refuses that path.
   const raw = (d as { delta?: unknown } | undefined | null)?.delta;
-  const delta = isJsonObject(raw) ? raw : parsed.value.delta;
+  const { allowed, refused } = withinNestingLimit(isJsonObject(raw) ? raw : parsed.value.delta);
   try {
-    const { errors } = applier(db, delta);
-    return { success: errors.length === 0, errors };
+    const { errors } = applier(db, allowed);
+    const all = [...refused, ...errors];
+    return { success: all.length === 0, errors: all };
   } catch (err) {
     return { success: false, errors: [`${(err as Error).name}: ${(err as Error).message}`] };
   }
 };
+
+/**
+ * Splits a delta into the paths that keep the db within {@link MAX_NESTING_DEPTH} levels and an
+ * error for each one that would not: a value `v` levels deep written `d` levels down makes that
+ * branch `d + v` deep.
+ */
+function withinNestingLimit(delta: JsonObject): { allowed: JsonObject; refused: string[] } {
+  const allowed: JsonObject = {};
+  const refused: string[] = [];
+  for (const path of Object.keys(delta)) {
+    const value = delta[path];
+    const depth = deltaPathDepth(path) + nestingDepth(value);
+    if (depth > MAX_NESTING_DEPTH) {
+      refused.push(
+        `'${path}': the db would nest deeper than ${MAX_NESTING_DEPTH} levels (${depth} or more).`,
+      );
+    } else {
+      // defineProperty: a `__proto__` path stays an own key, for the applier to refuse.
+      Object.defineProperty(allowed, path, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return { allowed, refused };
+}
 
 function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -20,6 +20,7 @@ import type { BigIntStats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { compareCodePoints } from './db-hash.js';
+import { MAX_NESTING_DEPTH, exceedsNestingDepth } from './nesting.js';
 
 /** A `dbPath` that is unsafe, or does not name a database file or directory inside the root. */
 export class DbPathError extends Error {
@@ -199,7 +200,15 @@ function versionOf(artifact: ResolvedArtifact): string {
  * @throws DbParseError when a file is not valid JSON.
  */
 export async function loadDbArtifact(root: string, dbPath: string): Promise<unknown> {
-  return readArtifact(await resolveArtifact(root, dbPath));
+  return withinDepth(await readArtifact(await resolveArtifact(root, dbPath)), dbPath);
+}
+
+/** `value`, unless it nests deeper than a session db may (it could not be cloned or hashed). */
+function withinDepth<T>(value: T, dbPath: string): T {
+  if (exceedsNestingDepth(value)) {
+    throw new DbPathError(dbPath, `nests deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
+  return value;
 }
 
 /** Freezes every object and array in `value` (iteratively; no recursion limit). */
@@ -282,6 +291,7 @@ export class DbCache {
     this.#misses++;
     const load = readArtifact(artifact)
       .then((value) => {
+        withinDepth(value, dbPath);
         const frozen = deepFreeze(value);
         this.#entries.delete(key);
         this.#entries.set(key, { version, value: frozen });
