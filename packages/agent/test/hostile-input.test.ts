@@ -1,7 +1,7 @@
 // Hostile input against the bot server over real sockets. Every case is followed by proof that
 // the same session (when it is meant to survive) and another open session still work: a
 // get_scenario_summary round trip that returns each session's own db_hash.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -387,6 +387,40 @@ describe('db_path confinement', () => {
       }),
     ).toEqual({ success: true, errors: [] });
     hashes.set(c, getDictHash(structuredClone(TEST_DB)));
+    await expectWorking(c, a, b);
+  });
+});
+
+describe('db_path errors', () => {
+  it("name paths relative to the data root, never the server's own paths", async () => {
+    symlinkSync('/etc/passwd', join(data.root, 'test', 'passwd.json'));
+    mkdirSync(join(data.root, 'test', 'locked'), { recursive: true });
+    writeFileSync(join(data.root, 'test', 'broken.json'), '{"a": ');
+    const c = await freshSession();
+    const cases = [
+      'test/passwd.json',
+      'test/escape.json',
+      'linkdir',
+      'test/nope.json',
+      `test/${'x'.repeat(300)}`,
+      `${'d/'.repeat(3000)}x`,
+      'test/broken.json',
+      '../x',
+      join(outside, 'secret.json'),
+    ];
+    const secrets = [data.root, realpathSync(data.root), outside, realpathSync(outside), tmpdir()];
+    for (const dbPath of cases) {
+      const result = await c.call<{ success: boolean; errors: string[] }>('apply_initialization', {
+        domain: 'test',
+        shared_state_init: JSON.stringify({ db_path: dbPath }),
+      });
+      expect(result.success, dbPath).toBe(false);
+      const text = result.errors.join('\n');
+      expect(text, dbPath).not.toContain('/etc/passwd');
+      // The client's own absolute path may be echoed back; nothing else of the server's.
+      const own = text.replaceAll(join(outside, 'secret.json'), '<given>');
+      for (const secret of secrets) expect(own, dbPath).not.toContain(secret);
+    }
     await expectWorking(c, a, b);
   });
 });
