@@ -253,7 +253,10 @@ export class BotServer {
     });
     this.#http.closeAllConnections();
     this.#wss.close();
-    await stopped;
+    // Bounded too: whatever is left open (a half-sent upgrade, say) does not keep close() waiting.
+    let last: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([stopped, new Promise((resolve) => (last = setTimeout(resolve, 1000)))]);
+    clearTimeout(last);
     this.log.info({}, 'closed');
   }
 

@@ -3,6 +3,7 @@
  * session id; requests add their request id.
  */
 import { pino } from 'pino';
+import { LogDestination } from './log-destination.js';
 
 /** The logging surface the server uses. */
 export interface Logger {
@@ -13,9 +14,12 @@ export interface Logger {
   child(bindings: Record<string, unknown>): Logger;
 }
 
-/** A pino logger writing JSON lines to stderr at `level` (`silent` turns it off). */
+/**
+ * A pino logger writing JSON lines to stderr at `level` (`silent` turns it off), through a
+ * {@link LogDestination}: asynchronous and bounded, so logging never blocks serving or shutdown.
+ */
 export function createLogger(level: string = process.env['SCENARO_LOG_LEVEL'] ?? 'info'): Logger {
-  return pino({ level, base: { service: 'scenaro-agent' } }, pino.destination(2));
+  return pino({ level, base: { service: 'scenaro-agent' } }, new LogDestination());
 }
 
 /** A logger that discards everything. */
