@@ -19,6 +19,7 @@ const BENCHES = [
   { name: 'frontend-tool', file: 'frontend-tool.bench.mjs', timeoutS: 200 },
   { name: 'replay', file: 'replay.bench.mjs', timeoutS: 320 },
   { name: 'eval-throughput', file: 'eval-throughput.bench.mjs', timeoutS: 950 },
+  { name: 'fuzz-soak', file: 'fuzz-soak.bench.mjs', timeoutS: 320 },
 ];
 
 for (const built of ['sdk', 'agent', 'domains', 'eval', 'cli']) {

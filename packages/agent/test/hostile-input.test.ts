@@ -1,7 +1,7 @@
 // Hostile input against the bot server over real sockets. Every case is followed by proof that
 // the same session (when it is meant to survive) and another open session still work: a
 // get_scenario_summary round trip that returns each session's own db_hash.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientMessage, encodeRtviFrame } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { BotServer, getDictHash } from '../src/index.js';
+import type { DomainRegistry } from '../src/index.js';
 import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
 import { TestClient, nextId, pollUntil } from './test-client.js';
 
@@ -113,7 +114,7 @@ beforeAll(async () => {
   symlinkSync(join(data.root, 'test', 'db.json'), join(data.root, 'test', 'inner.json'));
   server = await new BotServer({
     port: 0,
-    registry: testRegistry(),
+    registry: withNesting(testRegistry()),
     dataRoot: data.root,
     logger,
   }).listen();
@@ -390,6 +391,40 @@ describe('db_path confinement', () => {
   });
 });
 
+describe('db_path errors', () => {
+  it("name paths relative to the data root, never the server's own paths", async () => {
+    symlinkSync('/etc/passwd', join(data.root, 'test', 'passwd.json'));
+    mkdirSync(join(data.root, 'test', 'locked'), { recursive: true });
+    writeFileSync(join(data.root, 'test', 'broken.json'), '{"a": ');
+    const c = await freshSession();
+    const cases = [
+      'test/passwd.json',
+      'test/escape.json',
+      'linkdir',
+      'test/nope.json',
+      `test/${'x'.repeat(300)}`,
+      `${'d/'.repeat(3000)}x`,
+      'test/broken.json',
+      '../x',
+      join(outside, 'secret.json'),
+    ];
+    const secrets = [data.root, realpathSync(data.root), outside, realpathSync(outside), tmpdir()];
+    for (const dbPath of cases) {
+      const result = await c.call<{ success: boolean; errors: string[] }>('apply_initialization', {
+        domain: 'test',
+        shared_state_init: JSON.stringify({ db_path: dbPath }),
+      });
+      expect(result.success, dbPath).toBe(false);
+      const text = result.errors.join('\n');
+      expect(text, dbPath).not.toContain('/etc/passwd');
+      // The client's own absolute path may be echoed back; nothing else of the server's.
+      const own = text.replaceAll(join(outside, 'secret.json'), '<given>');
+      for (const secret of secrets) expect(own, dbPath).not.toContain(secret);
+    }
+    await expectWorking(c, a, b);
+  });
+});
+
 describe('deeply nested JSON (100k levels)', () => {
   const names = [
     'reset',
@@ -443,6 +478,77 @@ describe('deeply nested JSON (100k levels)', () => {
     await expectWorking(a, b);
   });
 });
+
+describe('nesting built up across messages', () => {
+  /** `{"a": {"a": ... 1 ...}}` with `levels` objects. */
+  const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  const delta = (path: string, valueJson: string) =>
+    `{"domain": "test", "delta": {${JSON.stringify(path)}: ${valueJson}}}`;
+
+  it('refuses a delta that would make the db deeper than 1,000 levels', async () => {
+    const c = await freshSession();
+    const init = await c.call('apply_initialization', {
+      domain: 'test',
+      shared_state_init: '{"db": {"settings": {"currency": "EUR"}}}',
+    });
+    expect(init).toEqual({ success: true, errors: [] });
+    // 990 levels at depth 2: accepted (992 in all).
+    const first = await c.requestJson('apply_sync_delta', delta('settings.deep', nested(990)));
+    expect((first.data as { d: unknown }).d).toEqual({ success: true, errors: [] });
+    // 990 more below the first 990: the db would nest ~1,980 levels deep.
+    const path = ['settings', 'deep', ...Array.from({ length: 985 }, () => 'a')].join('.');
+    const second = await c.requestJson('apply_sync_delta', delta(path, nested(990)));
+    const result = (second.data as { d: { success: boolean; errors: string[] } }).d;
+    expect(result.success).toBe(false);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toContain('deeper than 1000 levels');
+    // The session works on: its db can be cloned, hashed and extended.
+    const summary = await c.call<{ db_hash: string | null }>('get_scenario_summary', {});
+    expect(summary.db_hash).toMatch(/^[0-9a-f]{64}$/);
+    const again = await c.call('apply_initialization', {
+      domain: 'test',
+      shared_state_init: '{"flag": true}',
+    });
+    expect(again).toEqual({ success: true, errors: [] });
+    await expectWorking(a, b);
+  });
+
+  it('refuses a db file nested deeper than 1,000 levels', async () => {
+    writeFileSync(join(data.root, 'test', 'deep.json'), `{"x": ${nested(20_000)}}`);
+    const c = await freshSession();
+    const reply = await c.call<{ success: boolean; errors: string[] }>('apply_initialization', {
+      domain: 'test',
+      shared_state_init: '{"db_path": "test/deep.json"}',
+    });
+    expect(reply.success).toBe(false);
+    expect(reply.errors[0]).toContain('deeper than 1000 levels');
+    await expectWorking(c, a, b);
+  });
+
+  it('refuses initialization actions that would nest the db deeper than 1,000 levels', async () => {
+    const c = await freshSession();
+    const reply = await c.call<{ success: boolean; errors: string[] }>('apply_initialization', {
+      domain: 'test',
+      shared_state_init: '{"db_path": "test/db.json"}',
+      actions: [
+        { func_name: 'nest_settings', arguments: { levels: 600 } },
+        { func_name: 'nest_settings', arguments: { levels: 600 } },
+      ],
+    });
+    expect(reply.success).toBe(false);
+    expect(reply.errors.join(' ')).toContain('deeper than 1000 levels');
+    expect(await c.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
+    await expectWorking(c, a, b);
+  });
+});
+
+/** The test domain plus `nest_settings`, which wraps `db.settings` in `levels` more objects. */
+function withNesting(registry: DomainRegistry): DomainRegistry {
+  registry.registerInitializationFunction('test', 'nest_settings', (db, args) => {
+    for (let i = 0; i < (args['levels'] as number); i++) db['settings'] = { a: db['settings'] };
+  });
+  return registry;
+}
 
 describe('many concurrent sessions', () => {
   it('runs 200 sessions at once, each getting the db_hash of its own initialization', async () => {

@@ -12,11 +12,11 @@ import type {
   GetScenarioSummaryResult,
   ResolvedControlArgs,
 } from '@scenaro/sdk/protocol';
-import { pythonRepr } from '../python/repr.js';
-import { sanitizeContextForTransport } from '../conversation/sanitize.js';
+import { contextHistory } from '../conversation/context-text.js';
 import { sessionDbHash } from '../scenario/db-revision.js';
-import { applyDeltaDefault } from '../scenario/delta-path.js';
+import { applyDeltaDefault, deltaPathDepth } from '../scenario/delta-path.js';
 import { applyInitialization } from '../scenario/initialize.js';
+import { MAX_NESTING_DEPTH, nestingDepth } from '../scenario/nesting.js';
 import type { BoundTool, JsonObject } from '../scenario/types.js';
 import type { SessionControl } from './session-control.js';
 
@@ -105,8 +105,7 @@ export const getContextHistory: ClientMessageHandler = async (
 ): Promise<GetContextHistoryResult> => {
   const a = args(CONTROL_MESSAGES.GET_CONTEXT_HISTORY, d);
   await session.whenIdle(session.options.contextIdleWaitMs);
-  const messages = sanitizeContextForTransport(session.context.messages());
-  return { context: a.format === 'json' ? JSON.stringify(messages) : pythonRepr(messages) };
+  return contextHistory(session.context, a.format === 'json' ? 'json' : 'python');
 };
 
 /** `get_scenario_summary`: actions, `db_hash` (null without a db), and the db itself with `include_db`. */
@@ -150,14 +149,43 @@ export const applySyncDelta: ClientMessageHandler = (d, session): ApplySyncDelta
   const applier = session.registry.syncApplier(parsed.value.domain) ?? applyDeltaDefault;
   // zod drops an own `__proto__` key; hand the applier the raw object so it refuses that path.
   const raw = (d as { delta?: unknown } | undefined | null)?.delta;
-  const delta = isJsonObject(raw) ? raw : parsed.value.delta;
+  const { allowed, refused } = withinNestingLimit(isJsonObject(raw) ? raw : parsed.value.delta);
   try {
-    const { errors } = applier(db, delta);
-    return { success: errors.length === 0, errors };
+    const { errors } = applier(db, allowed);
+    const all = [...refused, ...errors];
+    return { success: all.length === 0, errors: all };
   } catch (err) {
     return { success: false, errors: [`${(err as Error).name}: ${(err as Error).message}`] };
   }
 };
+
+/**
+ * Splits a delta into the paths that keep the db within {@link MAX_NESTING_DEPTH} levels and an
+ * error for each one that would not: a value `v` levels deep written `d` levels down makes that
+ * branch `d + v` deep.
+ */
+function withinNestingLimit(delta: JsonObject): { allowed: JsonObject; refused: string[] } {
+  const allowed: JsonObject = {};
+  const refused: string[] = [];
+  for (const path of Object.keys(delta)) {
+    const value = delta[path];
+    const depth = deltaPathDepth(path) + nestingDepth(value);
+    if (depth > MAX_NESTING_DEPTH) {
+      refused.push(
+        `'${path}': the db would nest deeper than ${MAX_NESTING_DEPTH} levels (${depth} or more).`,
+      );
+    } else {
+      // defineProperty: a `__proto__` path stays an own key, for the applier to refuse.
+      Object.defineProperty(allowed, path, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return { allowed, refused };
+}
 
 function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -181,6 +209,14 @@ export const READ_ONLY_HANDLERS: ReadonlySet<ClientMessageHandler> = new Set([
   getScenarioSummary,
   getContextHistory,
 ]);
+
+/**
+ * Handlers a session runs one at a time in arrival order (the control messages): a client that
+ * sends several without waiting gets exactly what it would have got waiting for each answer.
+ */
+export const SERIAL_HANDLERS: ReadonlySet<ClientMessageHandler> = new Set(
+  Object.values(CONTROL_HANDLERS),
+);
 
 /** The RPC-over-RTVI messages from the browser, routed to the session's transport. */
 export const RPC_HANDLERS: Readonly<Record<string, ClientMessageHandler>> = {

@@ -21,6 +21,10 @@ export type ContextMessage =
 export class ConversationContext {
   #systemPrompt = '';
   #messages: ContextMessage[] = [];
+  /** UTF-8 size of each message's JSON, parallel to `#messages`. */
+  #sizes: number[] = [];
+  #bytes = 0;
+  #revision = 0;
   /** The role the system prompt is given under (`system`, or `developer` for some models). */
   readonly systemRole: 'system';
 
@@ -37,7 +41,11 @@ export class ConversationContext {
 
   /** Back to just the last system prompt. */
   reset(): void {
-    this.#messages = this.#systemPrompt ? [{ role: 'system', content: this.#systemPrompt }] : [];
+    this.#messages = [];
+    this.#sizes = [];
+    this.#bytes = 0;
+    this.#revision++;
+    if (this.#systemPrompt) this.append({ role: 'system', content: this.#systemPrompt });
   }
 
   get systemPrompt(): string {
@@ -45,20 +53,47 @@ export class ConversationContext {
   }
 
   append(...messages: ContextMessage[]): void {
-    this.#messages.push(...messages);
+    for (const message of messages) {
+      const size = messageBytes(message);
+      this.#messages.push(message);
+      this.#sizes.push(size);
+      this.#bytes += size;
+    }
+    this.#revision++;
   }
 
   /** Drop every message after the first `length` (used to undo an interrupted turn). */
   truncate(length: number): void {
-    this.#messages.length = Math.min(length, this.#messages.length);
+    const keep = Math.min(length, this.#messages.length);
+    for (const size of this.#sizes.splice(keep)) this.#bytes -= size;
+    this.#messages.length = keep;
+    this.#revision++;
   }
 
   get length(): number {
     return this.#messages.length;
   }
 
+  /** Size of the messages as UTF-8 JSON (what the context costs to hold and to send). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Changes with every change of the messages (for caching what is derived from them). */
+  get revision(): number {
+    return this.#revision;
+  }
+
   /** A copy of the messages. */
   messages(): ContextMessage[] {
     return structuredClone(this.#messages);
+  }
+}
+
+function messageBytes(message: ContextMessage): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(message) ?? '', 'utf8');
+  } catch {
+    return 0;
   }
 }

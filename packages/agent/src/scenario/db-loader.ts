@@ -20,6 +20,7 @@ import type { BigIntStats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { compareCodePoints } from '../python/strings.js';
+import { MAX_NESTING_DEPTH, exceedsNestingDepth } from './nesting.js';
 
 /** A `dbPath` that is unsafe, or does not name a database file or directory inside the root. */
 export class DbPathError extends Error {
@@ -39,7 +40,7 @@ export class DbPathError extends Error {
 /** A database file that exists inside the root but is not valid JSON. */
 export class DbParseError extends Error {
   override readonly name = 'DbParseError';
-  /** Real path of the file that failed to parse. */
+  /** Path of the file that failed to parse, relative to the (real) data root. */
   readonly file: string;
 
   constructor(file: string, options?: { cause?: unknown }) {
@@ -52,6 +53,8 @@ export class DbParseError extends Error {
 interface FileVersion {
   /** Real (symlink-free) path. */
   real: string;
+  /** The real path relative to the real data root (what errors name). */
+  shown: string;
   /** `ino:size:mtimeNs`, used to detect changes. */
   version: string;
 }
@@ -99,7 +102,7 @@ async function realRootOf(root: string, dbPath: string): Promise<string> {
   try {
     return await realpath(path.resolve(root));
   } catch (err) {
-    throw new DbPathError(dbPath, `data root ${JSON.stringify(root)} does not exist`, {
+    throw new DbPathError(dbPath, 'the data root given to the server does not exist', {
       notFound: true,
       cause: err,
     });
@@ -110,17 +113,18 @@ async function realRootOf(root: string, dbPath: string): Promise<string> {
 async function confinedRealpath(p: string, realRoot: string, dbPath: string): Promise<string> {
   const real = await realpath(p);
   if (!isInside(realRoot, real)) {
-    throw new DbPathError(
-      dbPath,
-      `resolves through a symlink to ${JSON.stringify(real)}, outside the data root ${JSON.stringify(realRoot)}`,
-    );
+    throw new DbPathError(dbPath, 'resolves through a symlink to a path outside the data root');
   }
   return real;
 }
 
-async function fileVersion(real: string): Promise<FileVersion> {
+async function fileVersion(real: string, realRoot: string): Promise<FileVersion> {
   const st = await stat(real, { bigint: true });
-  return { real, version: `${st.ino}:${st.size}:${st.mtimeNs}` };
+  return {
+    real,
+    shown: path.relative(realRoot, real),
+    version: `${st.ino}:${st.size}:${st.mtimeNs}`,
+  };
 }
 
 /** Resolves `dbPath` under `root` to a confined file or shard directory, without reading it. */
@@ -129,14 +133,14 @@ async function resolveArtifact(root: string, dbPath: string): Promise<ResolvedAr
   const lexRoot = path.resolve(root);
   const target = path.resolve(lexRoot, base);
   if (!isInside(lexRoot, target) || !isInside(lexRoot, target + '.json')) {
-    throw new DbPathError(dbPath, `escapes the data root ${JSON.stringify(lexRoot)} via '..'`);
+    throw new DbPathError(dbPath, "escapes the data root via '..'");
   }
   const realRoot = await realRootOf(root, dbPath);
 
   const fileStat = await statOrNull(target + '.json');
   if (fileStat?.isFile()) {
     const real = await confinedRealpath(target + '.json', realRoot, dbPath);
-    return { kind: 'file', real, file: await fileVersion(real) };
+    return { kind: 'file', real, file: await fileVersion(real, realRoot) };
   }
   const dirStat = await statOrNull(target);
   if (dirStat?.isDirectory()) {
@@ -148,33 +152,36 @@ async function resolveArtifact(root: string, dbPath: string): Promise<ResolvedAr
       const st = await statOrNull(shardPath);
       if (!st?.isFile()) continue; // e.g. a directory named `x.json` or a dangling link
       const shardReal = await confinedRealpath(shardPath, realRoot, dbPath);
-      shards.push({ stem: name.slice(0, -'.json'.length), file: await fileVersion(shardReal) });
+      shards.push({
+        stem: name.slice(0, -'.json'.length),
+        file: await fileVersion(shardReal, realRoot),
+      });
     }
     return { kind: 'dir', real, shards };
   }
   throw new DbPathError(
     dbPath,
-    `neither ${JSON.stringify(base + '.json')} is a file nor ${JSON.stringify(base + '/')} is a directory under the data root ${JSON.stringify(lexRoot)}`,
+    `neither ${JSON.stringify(base + '.json')} is a file nor ${JSON.stringify(base + '/')} is a directory under the data root`,
     { notFound: true },
   );
 }
 
-async function parseFile(real: string): Promise<unknown> {
-  const text = await readFile(real, 'utf8');
+async function parseFile(file: FileVersion): Promise<unknown> {
+  const text = await readFile(file.real, 'utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new DbParseError(real, { cause: err });
+    throw new DbParseError(file.shown, { cause: err });
   }
 }
 
 async function readArtifact(artifact: ResolvedArtifact): Promise<unknown> {
-  if (artifact.kind === 'file') return parseFile(artifact.file.real);
+  if (artifact.kind === 'file') return parseFile(artifact.file);
   const merged: Record<string, unknown> = {};
   for (const { stem, file } of artifact.shards) {
     // defineProperty: a shard named `__proto__.json` stays an ordinary key.
     Object.defineProperty(merged, stem, {
-      value: await parseFile(file.real),
+      value: await parseFile(file),
       writable: true,
       enumerable: true,
       configurable: true,
@@ -199,7 +206,31 @@ function versionOf(artifact: ResolvedArtifact): string {
  * @throws DbParseError when a file is not valid JSON.
  */
 export async function loadDbArtifact(root: string, dbPath: string): Promise<unknown> {
-  return readArtifact(await resolveArtifact(root, dbPath));
+  try {
+    return withinDepth(await readArtifact(await resolveArtifact(root, dbPath)), dbPath);
+  } catch (err) {
+    throw withoutServerPaths(err, dbPath);
+  }
+}
+
+/**
+ * `err` if it is one of this module's errors (they name paths relative to the data root only);
+ * any other failure (ENAMETOOLONG, EACCES, ELOOP, ...) whose message would carry absolute server
+ * paths becomes a {@link DbPathError} giving just its code.
+ */
+function withoutServerPaths(err: unknown, dbPath: string): unknown {
+  if (err instanceof DbPathError || err instanceof DbParseError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  const reason = typeof code === 'string' ? code : ((err as Error | null)?.name ?? 'Error');
+  return new DbPathError(dbPath, `cannot be read (${reason})`, { cause: err });
+}
+
+/** `value`, unless it nests deeper than a session db may (it could not be cloned or hashed). */
+function withinDepth<T>(value: T, dbPath: string): T {
+  if (exceedsNestingDepth(value)) {
+    throw new DbPathError(dbPath, `nests deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
+  return value;
 }
 
 /** Freezes every object and array in `value` (iteratively; no recursion limit). */
@@ -262,6 +293,14 @@ export class DbCache {
    * {@link DbCache.loadClone} for a session copy.
    */
   async get(root: string, dbPath: string): Promise<unknown> {
+    try {
+      return await this.#get(root, dbPath);
+    } catch (err) {
+      throw withoutServerPaths(err, dbPath);
+    }
+  }
+
+  async #get(root: string, dbPath: string): Promise<unknown> {
     const artifact = await resolveArtifact(root, dbPath);
     const key = `${artifact.kind}:${artifact.real}`;
     const version = versionOf(artifact);
@@ -282,6 +321,7 @@ export class DbCache {
     this.#misses++;
     const load = readArtifact(artifact)
       .then((value) => {
+        withinDepth(value, dbPath);
         const frozen = deepFreeze(value);
         this.#entries.delete(key);
         this.#entries.set(key, { version, value: frozen });

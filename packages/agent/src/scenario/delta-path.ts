@@ -47,6 +47,19 @@ export function parseDeltaPath(path: string): PathSegment[] {
   return segments;
 }
 
+/**
+ * How many levels deep a delta path writes: one per key, one more per list selector (the list
+ * and its element). A path this grammar cannot parse (a domain applier may use its own) is
+ * counted the same way from its dots and brackets.
+ */
+export function deltaPathDepth(path: string): number {
+  try {
+    return parseDeltaPath(path).reduce((n, s) => n + (s.selector === undefined ? 1 : 2), 0);
+  } catch {
+    return path.split('.').length + (path.match(/\[/g)?.length ?? 0);
+  }
+}
+
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

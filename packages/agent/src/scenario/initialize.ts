@@ -9,6 +9,7 @@ import { DbPathError } from './db-loader.js';
 import type { DbCache } from './db-loader.js';
 import { pythonTypeName } from '../python/repr.js';
 import { FORBIDDEN_KEYS } from './delta-path.js';
+import { MAX_NESTING_DEPTH, exceedsNestingDepth } from './nesting.js';
 import type { DomainRegistry } from './registry.js';
 import type { Db, JsonObject, ScenarioState } from './types.js';
 
@@ -38,27 +39,7 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
-/**
- * Deepest nesting of objects and arrays accepted from a client (about where
- * Python's `json` gives up). Deeper values could not be cloned, hashed or
- * encoded again (`structuredClone` overflows near 2,000 levels), so letting one
- * into a db would wedge the session.
- */
-export const MAX_NESTING_DEPTH = 1000;
-
-/** Does `value` nest objects/arrays deeper than `maxDepth` levels? Iterative, so any depth is safe. */
-export function exceedsNestingDepth(value: unknown, maxDepth: number = MAX_NESTING_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > maxDepth) return true;
-    for (const child of Object.values(v)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
+export { MAX_NESTING_DEPTH, exceedsNestingDepth, nestingDepth } from './nesting.js';
 
 /** Load a clone of `dbPath` from the first root that has it. */
 export async function loadFromRoots(source: DbSource, dbPath: string): Promise<unknown> {
@@ -127,7 +108,12 @@ export async function applyInitialization(
     if (key !== 'db' && key !== 'db_path') shared[key] = init[key];
   }
 
-  let db: Db | undefined = state.db === undefined ? undefined : structuredClone(state.db);
+  let db: Db | undefined;
+  try {
+    db = state.db === undefined ? undefined : structuredClone(state.db);
+  } catch (err) {
+    return { success: false, errors: [`The current db cannot be copied: ${errorText(err)}`] };
+  }
   let dbSource = state.dbSource;
   const errors: string[] = [];
 
@@ -188,6 +174,11 @@ export async function applyInitialization(
         errors.push(`[action ${index}] '${action.func_name}' raised: ${errorText(err)}`);
       }
     });
+  }
+
+  // The limit holds for the resulting state, whatever built it (a db file, actions).
+  if (errors.length === 0 && db !== undefined && exceedsNestingDepth(db)) {
+    errors.push(`The db would nest deeper than ${MAX_NESTING_DEPTH} levels; nothing was changed.`);
   }
 
   if (errors.length > 0) return { success: false, errors };

@@ -14,73 +14,22 @@ import { decodeRtviFrame, encodeRtviFrame, errorResponse, rtviError } from '@sce
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { ClientMessageRouter } from '../control/router.js';
 import type { ClientMessageHandler } from '../control/handlers.js';
-import type { ServerProfile } from '../control/router.js';
-import type { ConversationFactory } from '../conversation/hook.js';
 import { DbCache } from '../scenario/db-loader.js';
 import { registerControlTools } from '../scenario/control-tools.js';
 import { DomainRegistry } from '../scenario/registry.js';
 import { isAuthorized } from './auth.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
+import { encodeMessage } from './reply-encoder.js';
 import { BotSession } from './session.js';
+import { ConnectionWatch } from './connection-watch.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
+import type { BotServerOptions } from './bot-server-options.js';
+import { DEFAULT_SESSION_LIMITS, checkSessionLimits } from './session-limits.js';
+import type { SessionLimits } from './session-limits.js';
 
-/** Pipecat's (Python `websockets`) default receive cap. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
-
-/** Options of {@link BotServer}. Every field has a default. */
-export interface BotServerOptions {
-  /** @default '127.0.0.1' */
-  host?: string;
-  /** 0 picks a free port. @default 8765 */
-  port?: number;
-  /** Which control messages are answered. @default 'eval' */
-  profile?: ServerProfile;
-  /** Domains, tools, initialization functions, predicates and sync appliers. @default an empty registry */
-  registry?: DomainRegistry;
-  /** Builds each session's conversation. @default none (send-text is accepted and ignored) */
-  conversation?: ConversationFactory;
-  /** Every `db_path` resolves inside this folder. @default `EVAL_DATA_ROOT` or `./data` */
-  dataRoot?: string;
-  /** More data roots, searched in order when `dataRoot` has no such db (e.g. a domain's shipped data). */
-  extraDataRoots?: string[];
-  /** Parsed-db cache shared by sessions. */
-  dbCache?: DbCache;
-  /** Require this token (`?token=` or `Authorization: Bearer`). */
-  token?: string;
-  /** Largest accepted incoming message; larger closes with 1009. @default 1 MiB */
-  maxMessageBytes?: number;
-  /** Largest reply sent; a larger `server-response` becomes an `error-response`. @default 1 MiB */
-  maxOutgoingBytes?: number;
-  /** Close a connection whose unsent data exceeds this (a client that stopped reading). @default 16 MiB */
-  maxBufferedBytes?: number;
-  /**
-   * After closing a client that stopped reading (1013), how long to wait for it to take the close
-   * before the socket and its queued data are dropped. `Infinity` leaves it to ws's own
-   * 30-second closing timeout. @default 5000
-   */
-  slowReaderCloseGraceMs?: number;
-  /** Most sessions at once; more are closed with 1013. @default unlimited */
-  maxSessions?: number;
-  /** Pipecat parity: one client at a time, a second one is closed with 1013. @default false */
-  singleClient?: boolean;
-  /** Appended to prompts sent with `add_suffix`. @default '' */
-  systemPromptSuffix?: string;
-  /** @default true */
-  enableToolCalling?: boolean;
-  /** How long `get_context_history` waits for running tool calls. @default 3000 */
-  contextIdleWaitMs?: number;
-  /** Public host name used in `POST /connect` answers. @default the bound host */
-  publicHost?: string;
-  /** @default a pino logger on stderr */
-  logger?: Logger;
-  /** How long `close()` waits for in-flight replies. @default 5000 */
-  shutdownGraceMs?: number;
-  /**
-   * Called for every new session, before it handles any message: register browser-callable RPC
-   * methods on `session.rpc`, attach per-session state. A throw closes that connection (1011).
-   */
-  onSession?: (session: BotSession) => void;
-}
+export { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
+export type { BotServerOptions } from './bot-server-options.js';
 
 const VERSION = '0.1.0';
 /** Longest delay `setTimeout` honours (a longer one fires at once). */
@@ -113,6 +62,10 @@ export class BotServer {
   readonly #http: Server;
   readonly #wss: WebSocketServer;
   readonly #sessions = new Map<WebSocket, BotSession>();
+  readonly #watch: ConnectionWatch;
+  readonly #maxConnections: number;
+  readonly #maxPendingHandshakes: number;
+  readonly #limits: SessionLimits;
   #closing = false;
 
   constructor(options: BotServerOptions = {}) {
@@ -137,12 +90,39 @@ export class BotServer {
         `slowReaderCloseGraceMs must be a number of milliseconds >= 0 (or Infinity), got ${String(grace)}`,
       );
     }
+    this.#limits = checkSessionLimits({
+      maxContextBytes: options.maxContextBytes ?? DEFAULT_SESSION_LIMITS.maxContextBytes,
+      maxQueuedTurns: options.maxQueuedTurns ?? DEFAULT_SESSION_LIMITS.maxQueuedTurns,
+      maxPendingRequests: options.maxPendingRequests ?? DEFAULT_SESSION_LIMITS.maxPendingRequests,
+    });
     this.registry = registerControlTools(options.registry ?? new DomainRegistry());
     this.router = ClientMessageRouter.forProfile(options.profile ?? 'eval');
     this.log = options.logger ?? createLogger();
     this.#dbCache = options.dbCache ?? new DbCache();
-    this.#http = createServer((req, res) => this.#onHttp(req, res));
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: this.#options.maxMessageBytes });
+    const upgradeTimeoutMs = options.upgradeTimeoutMs ?? 10_000;
+    this.#http = createServer(
+      {
+        // A request (a WebSocket upgrade included) left half-sent is dropped after this.
+        headersTimeout: upgradeTimeoutMs,
+        requestTimeout: upgradeTimeoutMs,
+        connectionsCheckingInterval: Math.max(10, Math.min(1000, upgradeTimeoutMs / 4)),
+      },
+      (req, res) => this.#onHttp(req, res),
+    );
+    this.#watch = new ConnectionWatch({
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+      pingIntervalMs: options.pingIntervalMs ?? 30_000,
+      frameTimeoutMs: options.frameTimeoutMs ?? 10_000,
+    });
+    this.#maxConnections = options.maxConnections ?? 2048;
+    this.#maxPendingHandshakes = options.maxPendingHandshakes ?? 1024;
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: this.#options.maxMessageBytes,
+      // One message per connection per turn of the event loop: a client that sends a burst
+      // is read at the pace the server handles it, and never holds up the other connections.
+      allowSynchronousEvents: false,
+    });
     this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket, head));
     this.#wss.on('connection', (ws, req) => this.#onConnection(ws, req));
   }
@@ -198,6 +178,7 @@ export class BotServer {
     if (this.#closing) return;
     this.#closing = true;
     const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
+    this.#watch.stop();
     const drains = [...this.#sessions.values()].map((s) => s.drain());
     // These timers stay referenced (both bounded): with unref'd ones, a process with nothing
     // else pending exited (code 13) before close() resolved, skipping whatever followed it.
@@ -226,7 +207,10 @@ export class BotServer {
     });
     this.#http.closeAllConnections();
     this.#wss.close();
-    await stopped;
+    // Bounded too: whatever is left open (a half-sent upgrade, say) does not keep close() waiting.
+    let last: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([stopped, new Promise((resolve) => (last = setTimeout(resolve, 1000)))]);
+    clearTimeout(last);
     this.log.info({}, 'closed');
   }
 
@@ -249,6 +233,19 @@ export class BotServer {
   #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (this.#closing) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    const busy =
+      this.#sessions.size >= this.#maxConnections
+        ? 'connection'
+        : this.#watch.pendingHandshakes >= this.#maxPendingHandshakes
+          ? 'pending handshake'
+          : undefined;
+    if (busy) {
+      this.log.warn({ remote: req.socket.remoteAddress }, `refused a connection: ${busy} limit`);
+      socket.end(
+        'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+      );
       return;
     }
     if (!isAuthorized(req, this.#options.token)) {
@@ -291,6 +288,13 @@ export class BotServer {
       contextIdleWaitMs: this.#options.contextIdleWaitMs,
       send,
       close: (code, reason) => ws.close(code, reason),
+      limits: this.#limits,
+      whenWritable: () => this.#whenWritable(ws, req),
+      pauseInput: (paused) => {
+        this.#watch.setPaused(ws, paused);
+        if (paused) ws.pause();
+        else ws.resume();
+      },
     });
     try {
       this.#options.onSession?.(session);
@@ -301,6 +305,7 @@ export class BotServer {
       return;
     }
     this.#sessions.set(ws, session);
+    this.#watch.add(ws, req.socket, () => session.ready, log);
     log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
     ws.on('message', (data, isBinary) => this.#onMessage(ws, session, data, isBinary));
     ws.on('close', (code) => {
@@ -358,11 +363,35 @@ export class BotServer {
     }
   }
 
+  /**
+   * Undefined while `ws` has at most a quarter of `maxBufferedBytes` unsent; otherwise resolves
+   * once it has drained below that (or closed).
+   */
+  #whenWritable(ws: WebSocket, req: IncomingMessage): Promise<void> | undefined {
+    const watermark = this.#options.maxBufferedBytes / 4;
+    const ok = () => ws.readyState !== ws.OPEN || ws.bufferedAmount <= watermark;
+    if (ok()) return undefined;
+    const socket = req.socket;
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (!ok()) return;
+        clearInterval(poll);
+        socket.off('drain', check);
+        ws.off('close', check);
+        resolve();
+      };
+      // 'drain' is the usual wake-up; the poll covers data queued inside ws itself.
+      const poll = setInterval(check, 20);
+      socket.on('drain', check);
+      ws.on('close', check);
+    });
+  }
+
   #send(ws: WebSocket, message: RTVIMessage, log: Logger): boolean {
     if (ws.readyState !== ws.OPEN) return false;
     let bytes: Uint8Array;
     try {
-      bytes = encodeRtviFrame(message, { pooled: true });
+      bytes = encodeMessage(message, true);
     } catch (err) {
       log.error({ err, type: message.type }, 'could not encode an outgoing message');
       if (message.type !== 'server-response' || message.id === undefined) return false;

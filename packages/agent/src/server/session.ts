@@ -26,7 +26,8 @@ import type {
   ServerToClientMessageMap,
   ServerToClientType,
 } from '@scenaro/sdk/protocol';
-import { READ_ONLY_HANDLERS } from '../control/handlers.js';
+import { READ_ONLY_HANDLERS, SERIAL_HANDLERS } from '../control/handlers.js';
+import type { ClientMessageHandler } from '../control/handlers.js';
 import type { ClientMessageRouter } from '../control/router.js';
 import type { SessionControl, SessionControlOptions } from '../control/session-control.js';
 import { ConversationContext } from '../conversation/context.js';
@@ -39,6 +40,9 @@ import { createScenarioState } from '../scenario/types.js';
 import type { BoundTool, ScenarioState } from '../scenario/types.js';
 import type { Logger } from './logger.js';
 import { RtviRpcServerTransport } from './rtvi-rpc-transport.js';
+import { SerialQueue } from './serial-queue.js';
+import { DEFAULT_SESSION_LIMITS, limitErrors } from './session-limits.js';
+import type { SessionLimits } from './session-limits.js';
 
 /** What a session is built from. */
 export interface BotSessionOptions extends SessionControlOptions {
@@ -54,6 +58,15 @@ export interface BotSessionOptions extends SessionControlOptions {
   send: (message: RTVIMessage) => boolean;
   /** Asks the transport to end the connection (e.g. on `disconnect-bot`). */
   close: (code: number, reason: string) => void;
+  /** What the session may hold. @default {@link DEFAULT_SESSION_LIMITS} */
+  limits?: SessionLimits;
+  /**
+   * Resolves once the connection can take more output, or returns undefined when it can now:
+   * queued requests wait for it, so a burst of requests never piles up replies.
+   */
+  whenWritable?: () => Promise<void> | undefined;
+  /** Stop (true) or resume (false) reading from the connection. */
+  pauseInput?: (paused: boolean) => void;
 }
 
 /** Message types a session never answers, so two peers can never ping-pong errors. */
@@ -77,6 +90,13 @@ export class BotSession implements SessionControl, ConversationHost {
   readonly #opts: BotSessionOptions;
   readonly #conversation: Conversation;
   readonly #inflight = new Set<Promise<void>>();
+  readonly #serial: SerialQueue;
+  readonly #limits: SessionLimits;
+  /** Requests taken and not yet answered. */
+  #pending = 0;
+  /** Turns waiting or running. */
+  #turns = 0;
+  #inputPaused = false;
   #ready = false;
   /** RPC to the browser over this connection (frontend tools, UI activity, dictation). */
   readonly rpc: RtviRpcServerTransport;
@@ -97,6 +117,8 @@ export class BotSession implements SessionControl, ConversationHost {
       signal: this.#abort.signal,
     });
     this.#conversation = options.conversation?.(this) ?? {};
+    this.#limits = options.limits ?? DEFAULT_SESSION_LIMITS;
+    this.#serial = new SerialQueue(options.whenWritable ? { ready: options.whenWritable } : {});
   }
 
   get signal(): AbortSignal {
@@ -214,17 +236,22 @@ export class BotSession implements SessionControl, ConversationHost {
       }
       case 'client-message': {
         const { t, d } = message.data as ClientMessageData;
-        this.#track(this.#answer(id, t, d));
+        const handler = this.#opts.router.get(t);
+        if (!handler) {
+          this.#opts.send(errorResponse(id, `unknown message type: ${t}`));
+        } else if (this.#overPending(id)) {
+          return;
+        } else if (SERIAL_HANDLERS.has(handler)) {
+          this.#serially(() => this.#answer(id, t, handler, d));
+        } else {
+          this.#track(this.#counted(this.#answer(id, t, handler, d)));
+        }
         return;
       }
       case 'send-text': {
+        if (this.#overPending(id)) return;
         const data = message.data as SendTextData;
-        const options = data.options ?? {};
-        const run = this.#conversation.onUserText?.(data.content, {
-          runImmediately: options.run_immediately ?? true,
-          audioResponse: options.audio_response ?? true,
-        });
-        if (run) this.#track(this.#guard(run, 'send-text'));
+        this.#serially(async () => this.#userText(id, data));
         return;
       }
       case 'disconnect-bot':
@@ -233,19 +260,71 @@ export class BotSession implements SessionControl, ConversationHost {
       case 'append-to-context':
         this.#opts.send(errorResponse(id, 'Unsupported type append-to-context'));
         return;
-      default: {
-        const run = this.#conversation.onMessage?.(message);
-        if (run) this.#track(this.#guard(run, message.type));
-      }
+      default:
+        if (this.#overPending(id)) return;
+        this.#serially(async () => {
+          const run = this.#conversation.onMessage?.(message);
+          if (run) this.#track(this.#guard(run, message.type));
+        });
     }
   }
 
-  async #answer(id: string, t: string, d: unknown): Promise<void> {
-    const handler = this.#opts.router.get(t);
-    if (!handler) {
-      this.#opts.send(errorResponse(id, `unknown message type: ${t}`));
+  #userText(id: string, data: SendTextData): void {
+    const options = data.options ?? {};
+    const runImmediately = options.run_immediately ?? true;
+    const { maxContextBytes, maxQueuedTurns } = this.#limits;
+    if (runImmediately && this.#turns >= maxQueuedTurns) {
+      this.#opts.send(errorResponse(id, limitErrors.turns(maxQueuedTurns)));
       return;
     }
+    // The message costs its content plus a few bytes of JSON around it.
+    const bytes = this.context.bytes + Buffer.byteLength(data.content, 'utf8') + 32;
+    if (bytes > maxContextBytes) {
+      this.log.warn({ bytes, maxContextBytes }, 'send-text refused: context limit');
+      this.#opts.send(errorResponse(id, limitErrors.context(bytes, maxContextBytes)));
+      return;
+    }
+    const run = this.#conversation.onUserText?.(data.content, {
+      runImmediately,
+      audioResponse: options.audio_response ?? true,
+    });
+    if (!run) return;
+    this.#turns++;
+    this.#track(this.#guard(run, 'send-text').finally(() => this.#turns--));
+  }
+
+  /** Refuses request `id` when the session already has its most pending requests. */
+  #overPending(id: string): boolean {
+    const limit = this.#limits.maxPendingRequests;
+    if (this.#pending < limit) return false;
+    this.#opts.send(errorResponse(id, limitErrors.pending(limit)));
+    return true;
+  }
+
+  /** Counts `work` as a pending request until it settles; reading pauses while many are. */
+  #counted(work: Promise<void>): Promise<void> {
+    this.#pending++;
+    this.#pace();
+    return work.finally(() => {
+      this.#pending--;
+      this.#pace();
+    });
+  }
+
+  #pace(): void {
+    const { pauseInput } = this.#opts;
+    if (!pauseInput) return;
+    const limit = this.#limits.maxPendingRequests;
+    if (!this.#inputPaused && this.#pending >= Math.max(1, Math.floor(limit / 2))) {
+      this.#inputPaused = true;
+      pauseInput(true);
+    } else if (this.#inputPaused && this.#pending <= Math.floor(limit / 4)) {
+      this.#inputPaused = false;
+      pauseInput(false);
+    }
+  }
+
+  async #answer(id: string, t: string, handler: ClientMessageHandler, d: unknown): Promise<void> {
     const started = performance.now();
     const endWrite = READ_ONLY_HANDLERS.has(handler) ? undefined : beginDbWrite(this.state);
     try {
@@ -277,6 +356,11 @@ export class BotSession implements SessionControl, ConversationHost {
     }
   }
 
+  /** Run `work` after every earlier serial item of this session has finished. */
+  #serially(work: () => Promise<void>): void {
+    this.#track(this.#counted(this.#serial.add(work)));
+  }
+
   #track(promise: Promise<void>): void {
     this.#inflight.add(promise);
     void promise.finally(() => this.#inflight.delete(promise));
@@ -286,6 +370,7 @@ export class BotSession implements SessionControl, ConversationHost {
   dispose(): void {
     if (this.#abort.signal.aborted) return;
     this.#abort.abort(new Error('session closed'));
+    this.#serial.stop();
     try {
       this.#conversation.close?.();
     } catch (err) {

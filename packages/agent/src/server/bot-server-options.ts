@@ -1,0 +1,100 @@
+/**
+ * The options of a {@link BotServer}: every one optional, each with its default.
+ */
+import type { ServerProfile } from '../control/router.js';
+import type { ConversationFactory } from '../conversation/hook.js';
+import type { DbCache } from '../scenario/db-loader.js';
+import type { DomainRegistry } from '../scenario/registry.js';
+import type { Logger } from './logger.js';
+import type { BotSession } from './session.js';
+
+/** Pipecat's (Python `websockets`) default receive cap. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** Options of {@link BotServer}. Every field has a default. */
+export interface BotServerOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 picks a free port. @default 8765 */
+  port?: number;
+  /** Which control messages are answered. @default 'eval' */
+  profile?: ServerProfile;
+  /** Domains, tools, initialization functions, predicates and sync appliers. @default an empty registry */
+  registry?: DomainRegistry;
+  /** Builds each session's conversation. @default none (send-text is accepted and ignored) */
+  conversation?: ConversationFactory;
+  /** Every `db_path` resolves inside this folder. @default `EVAL_DATA_ROOT` or `./data` */
+  dataRoot?: string;
+  /** More data roots, searched in order when `dataRoot` has no such db (e.g. a domain's shipped data). */
+  extraDataRoots?: string[];
+  /** Parsed-db cache shared by sessions. */
+  dbCache?: DbCache;
+  /** Require this token (`?token=` or `Authorization: Bearer`). */
+  token?: string;
+  /** Largest accepted incoming message; larger closes with 1009. @default 1 MiB */
+  maxMessageBytes?: number;
+  /** Largest reply sent; a larger `server-response` becomes an `error-response`. @default 1 MiB */
+  maxOutgoingBytes?: number;
+  /** Close a connection whose unsent data exceeds this (a client that stopped reading). @default 16 MiB */
+  maxBufferedBytes?: number;
+  /**
+   * After closing a client that stopped reading (1013), how long to wait for it to take the close
+   * before the socket and its queued data are dropped. `Infinity` leaves it to ws's own
+   * 30-second closing timeout. @default 5000
+   */
+  slowReaderCloseGraceMs?: number;
+  /**
+   * Largest conversation context of one session (UTF-8 JSON bytes); a `send-text` that would
+   * grow it past this is refused with an `error-response`. @default 256 KiB
+   */
+  maxContextBytes?: number;
+  /** Most turns one session may have waiting or running; more `send-text`s are refused. @default 16 */
+  maxQueuedTurns?: number;
+  /**
+   * Most unanswered requests of one session; more are refused with an `error-response`. The
+   * server stops reading a connection at half of this and resumes at a quarter. @default 128
+   */
+  maxPendingRequests?: number;
+  /**
+   * How long a new connection may take to send `client-ready`; then it is closed (1008).
+   * @default 10000
+   */
+  handshakeTimeoutMs?: number;
+  /**
+   * How often each connection is pinged; one that has not answered (pong, or any data) by the
+   * next ping is dropped. @default 30000
+   */
+  pingIntervalMs?: number;
+  /**
+   * How long a message may take to arrive once it has started (a frame left half-sent holds up
+   * to `maxMessageBytes` of memory); then the connection is dropped. @default 10000
+   */
+  frameTimeoutMs?: number;
+  /** How long the HTTP request of a WebSocket upgrade may take to arrive. @default 10000 */
+  upgradeTimeoutMs?: number;
+  /** Most WebSocket connections at once; more upgrades are answered 503. @default 2048 */
+  maxConnections?: number;
+  /** Most connections that have not sent `client-ready` yet; more are answered 503. @default 1024 */
+  maxPendingHandshakes?: number;
+  /** Most sessions at once; more are closed with 1013. @default unlimited */
+  maxSessions?: number;
+  /** Pipecat parity: one client at a time, a second one is closed with 1013. @default false */
+  singleClient?: boolean;
+  /** Appended to prompts sent with `add_suffix`. @default '' */
+  systemPromptSuffix?: string;
+  /** @default true */
+  enableToolCalling?: boolean;
+  /** How long `get_context_history` waits for running tool calls. @default 3000 */
+  contextIdleWaitMs?: number;
+  /** Public host name used in `POST /connect` answers. @default the bound host */
+  publicHost?: string;
+  /** @default a pino logger on stderr */
+  logger?: Logger;
+  /** How long `close()` waits for in-flight replies. @default 5000 */
+  shutdownGraceMs?: number;
+  /**
+   * Called for every new session, before it handles any message: register browser-callable RPC
+   * methods on `session.rpc`, attach per-session state. A throw closes that connection (1011).
+   */
+  onSession?: (session: BotSession) => void;
+}
