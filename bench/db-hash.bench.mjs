@@ -20,6 +20,7 @@ import {
   repoRoot,
   watchdog,
 } from './lib/common.mjs';
+import { PYTHON_DB_HASH } from './lib/python-db-hash.mjs';
 
 watchdog('db-hash bench', 300);
 const evalData = evalDataRoot;
@@ -37,46 +38,9 @@ const DBS = [
   ['tau2_telecom user_db', 'tau2_telecom/user_db.json'],
 ];
 
-// The Python reference, written from db-hash.md §1. It receives the same db_path list on stdin,
-// resolves them like load_db_artifact, and prints one JSON line per db: digest and median ms.
-const PYTHON_REFERENCE = String.raw`
-import hashlib, json, statistics, sys, time
-from pathlib import Path
-
-ORDER_INDEPENDENT = {"standby_list", "notifications", "bookings", "system_accounts",
-                     "group_memberships", "asset_recoveries"}
-
-def normalize_for_comparison(value):
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            item = normalize_for_comparison(item)
-            if key in ORDER_INDEPENDENT and isinstance(item, list):
-                item = sorted(item, key=lambda e: json.dumps(e, sort_keys=True, default=str))
-            out[key] = item
-        return out
-    if isinstance(value, list):
-        return [normalize_for_comparison(item) for item in value]
-    if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")):
-        return int(value) if value.is_integer() else value
-    if isinstance(value, str) and value.strip().lower() in ("none", "null"):
-        return None
-    return value
-
-def get_dict_hash(obj):
-    if isinstance(obj, dict):
-        obj = {k: v for k, v in obj.items() if k != "session"}
-    text = json.dumps(normalize_for_comparison(obj), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=True, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-def load(root, db_path):
-    p = Path(root) / (db_path[:-5] if db_path.endswith(".json") else db_path)
-    if p.with_name(p.name + ".json").is_file():
-        with open(p.with_name(p.name + ".json")) as f:
-            return json.load(f)
-    return {shard.stem: json.load(open(shard)) for shard in sorted(p.glob("*.json"))}
-
+// The Python reference (bench/lib/python-db-hash.mjs). It receives the same db_path list on
+// stdin, resolves them like load_db_artifact, and prints one JSON line per db: digest and median ms.
+const PYTHON_REFERENCE = String.raw`${PYTHON_DB_HASH}
 req = json.load(sys.stdin)
 for db_path in req["dbs"]:
     db = load(req["root"], db_path)           # parsing is not timed

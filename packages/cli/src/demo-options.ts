@@ -3,7 +3,7 @@
  */
 import type { DemoOptions } from '@scenaro/demo/server';
 import { chooseModel } from './brain.js';
-import type { LlmFlags } from './brain.js';
+import type { LlmFlags } from './llm-flags.js';
 import { parsePort } from './flags.js';
 
 /** Parsed `demo` flags. */

@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { getDictHash, loadDbArtifact } from '@scenaro/agent';
+import { getDictHash, loadDbArtifact } from '@scenaro/agent/db';
 
 /** Hash the db at `path` (a file, or a directory of shards). */
 export async function hashPath(path: string): Promise<string> {

@@ -4,7 +4,7 @@
 import { DomainRegistry, createConversationEngine, startBotServer } from '@scenaro/agent';
 import type { BotServer, ServerProfile } from '@scenaro/agent';
 import { chooseModel } from './brain.js';
-import type { LlmFlags, Policy } from './brain.js';
+import type { LlmFlags, Policy } from './llm-flags.js';
 import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
 import { parsePort } from './flags.js';
 

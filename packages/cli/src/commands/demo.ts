@@ -3,10 +3,8 @@
  * `@scenaro/demo` package and a bot server for it on loopback (`startDemo`).
  */
 import { Command } from 'commander';
-import { startDemo } from '@scenaro/demo/server';
-import { addLlmOptions } from '../brain.js';
+import { addLlmOptions } from '../llm-flags.js';
 import { closeOnSignal } from '../close-on-signal.js';
-import { demoOptions } from '../demo-options.js';
 import type { DemoFlags } from '../demo-options.js';
 
 export function demoCommand(): Command {
@@ -22,6 +20,11 @@ export function demoCommand(): Command {
     command,
     'OpenAI-compatible endpoint for the assistant (default: the scripted shop assistant)',
   ).action(async (flags: DemoFlags) => {
+    // Loaded when the command runs, so that `scenaro --help` loads no server code.
+    const [{ startDemo }, { demoOptions }] = await Promise.all([
+      import('@scenaro/demo/server'),
+      import('../demo-options.js'),
+    ]);
     const demo = await startDemo(demoOptions(flags));
     console.log('  press Ctrl+C to stop');
     closeOnSignal(demo);

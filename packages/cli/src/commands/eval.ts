@@ -6,10 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { mergeRuns, runEvaluation } from '@scenaro/eval';
-import { evaluationOptions } from '../eval-flags.js';
 import type { EvalFlags } from '../eval-flags.js';
-import { evaluationSummary, listScenarios } from '../eval-run.js';
 
 const collect = (value: string, previous: string[] = []) => [
   ...previous,
@@ -62,10 +59,17 @@ export function evalCommand(): Command {
     .option('--min-agent-turns <n>', 'stall rule: fewer agent model calls fail the scenario', '3')
     .action(async (flags: EvalFlags, self: Command) => {
       if (flags.list) {
+        const { listScenarios } = await import('../eval-run.js');
         await listScenarios(flags);
         return;
       }
       const given = (flag: keyof EvalFlags) => self.getOptionValueSource(flag) === 'cli';
+      // Loaded when the command runs, so that `scenaro --help` loads no harness code.
+      const [{ runEvaluation }, { evaluationOptions }, { evaluationSummary }] = await Promise.all([
+        import('@scenaro/eval'),
+        import('../eval-flags.js'),
+        import('../eval-run.js'),
+      ]);
       const result = await runEvaluation(evaluationOptions(flags, process.argv, given));
       for (const line of evaluationSummary(result)) console.log(line);
     });
@@ -77,6 +81,7 @@ export function evalCommand(): Command {
     .argument('<dirs...>', 'run folders to merge')
     .requiredOption('--into <dir>', 'the merged run folder to create')
     .action(async (dirs: string[], flags: { into: string }) => {
+      const { mergeRuns } = await import('@scenaro/eval');
       const merged = await mergeRuns(
         dirs.map((d) => resolve(d)),
         resolve(flags.into),

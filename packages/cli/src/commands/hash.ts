@@ -3,7 +3,6 @@
  * of `*.json` shards merged by file stem.
  */
 import { Command } from 'commander';
-import { hashPath } from '../hash-path.js';
 
 export function hashCommand(): Command {
   return new Command('hash')
@@ -12,6 +11,7 @@ export function hashCommand(): Command {
     )
     .argument('<path>', 'a .json file or a directory of .json shards')
     .action(async (path: string) => {
+      const { hashPath } = await import('../hash-path.js');
       console.log(await hashPath(path));
     });
 }

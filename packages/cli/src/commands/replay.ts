@@ -4,8 +4,7 @@
  * scenario's db hashes and errors.
  */
 import { Command, Option } from 'commander';
-import { NEMO_REFERENCE_TODAY, TAU2_TELECOM_TODAY } from '@scenaro/domains';
-import { runReplay } from '../replay-run.js';
+import { NEMO_REFERENCE_TODAY, TAU2_TELECOM_TODAY } from '@scenaro/domains/clock';
 import type { ReplayRunOptions } from '../replay-run.js';
 
 /** The `replay` command. */
@@ -45,6 +44,7 @@ export function replayCommand(): Command {
         if (opts.scenario) run.scenarios = opts.scenario;
         if (opts.json) run.json = true;
         if (opts.today !== undefined) run.today = opts.today;
+        const { runReplay } = await import('../replay-run.js');
         const results = await runReplay(run, (line) => console.log(line));
         if (results.some((r) => r.errors.length > 0)) process.exitCode = 1;
       },

@@ -2,9 +2,8 @@
  * `scenaro serve`: start a bot server with the built-in domains registered.
  */
 import { Command, Option } from 'commander';
-import { addLlmOptions } from '../brain.js';
+import { addLlmOptions } from '../llm-flags.js';
 import { closeOnSignal } from '../close-on-signal.js';
-import { serve } from '../start-server.js';
 import type { ServeOptions } from '../start-server.js';
 
 export function serveCommand(): Command {
@@ -39,6 +38,7 @@ export function serveCommand(): Command {
     command,
     'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, NIM, Ollama, llama.cpp)',
   ).action(async (options: ServeOptions) => {
+    const { serve } = await import('../start-server.js');
     closeOnSignal(await serve(options));
   });
 }

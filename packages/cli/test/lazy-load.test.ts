@@ -1,0 +1,88 @@
+// `scenaro --help` and `scenaro hash` load only what they need: the built command runs with a
+// module hook that reports every module it loads, and the heavy packages must not appear.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const bin = join(repoRoot, 'packages/cli/bin/scenaro.js');
+const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
+if (!built)
+  console.warn(
+    '\n*** SKIPPING lazy-load tests: packages/cli/dist is missing (npm run build) ***\n',
+  );
+
+/** The URLs of every module `scenaro ARGS` loads. */
+function loadedModules(args: string[]): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'scenaro-lazy-'));
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `export async function load(url, context, next) {
+       process.stderr.write('LOADED ' + url + '\\n');
+       return next(url, context);
+     }\n`,
+  );
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const out = spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(register).href, bin, ...args],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(out.status, out.stderr).toBe(0);
+  return out.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('LOADED '))
+    .map((l) => l.slice('LOADED '.length));
+}
+
+const heavy = (urls: string[], names: string[]) =>
+  urls.filter((u) => names.some((n) => u.includes(n)));
+
+describe.skipIf(!built)('the CLI loads a command only when it runs', () => {
+  it('--help loads commander and no package code', () => {
+    const urls = loadedModules(['--help']);
+    expect(urls.some((u) => u.includes('/commander/'))).toBe(true);
+    expect(
+      heavy(urls, [
+        '/packages/agent/',
+        '/packages/eval/',
+        '/packages/domains/dist/index',
+        '/packages/sdk/',
+        'apps/demo/',
+        '/ws/',
+        '/pino/',
+        '/openai/',
+        '/ajv/',
+        '/zod/',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('hash loads the db hash and loader, not the bot server or the harness', () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'scenaro-lazy-db-')), 'db.json');
+    writeFileSync(db, '{"a": 1}');
+    const urls = loadedModules(['hash', db]);
+    expect(urls.some((u) => u.includes('/packages/agent/dist/scenario/db-hash.js'))).toBe(true);
+    expect(
+      heavy(urls, [
+        '/packages/agent/dist/index.js',
+        '/packages/agent/dist/server/',
+        '/packages/eval/',
+        '/packages/domains/dist/index',
+        '/ws/',
+        '/pino/',
+        '/openai/',
+      ]),
+    ).toEqual([]);
+  });
+});
