@@ -53,4 +53,4 @@ process.on('message', async (message) => {
     process.exit(0);
   }
 });
-process.send({ urls: { agent: bots.agentUrl, user: bots.userUrl } });
+process.send({ urls: { agent: bots.agentUrl, user: bots.userUrl }, token: bots.token });

@@ -18,6 +18,10 @@ export interface ServeOptions extends LlmFlags {
   maxSessions?: string;
   singleClient?: boolean;
   policy?: Policy;
+  /** Browser origins allowed to connect (`--allowed-origin`, repeatable). */
+  allowedOrigin?: string[];
+  /** Serve a non-loopback address without a token (`--insecure-no-auth`). */
+  insecureNoAuth?: boolean;
 }
 
 /** Start a server from parsed `serve` options and print the `listening on` line. */
@@ -38,7 +42,9 @@ export async function serve(
     conversation: createConversationEngine({ model: brain.factory }),
     extraDataRoots: domainDataRoots(domains),
     ...(options.dataRoot !== undefined ? { dataRoot: options.dataRoot } : {}),
-    ...(token ? { token } : {}),
+    ...(token !== undefined ? { token } : {}),
+    ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
+    ...(options.insecureNoAuth ? { allowUnauthenticated: true } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),
     ...(options.singleClient ? { singleClient: true } : {}),
   });

@@ -29,8 +29,22 @@ export interface BotServerOptions {
   extraDataRoots?: string[];
   /** Parsed-db cache shared by sessions. */
   dbCache?: DbCache;
-  /** Require this token (`?token=` or `Authorization: Bearer`). */
+  /**
+   * Require this token (`?token=` or `Authorization: Bearer`). An empty token is refused. Without
+   * one, the server binds only loopback addresses unless `allowUnauthenticated` is set.
+   */
   token?: string;
+  /**
+   * Serve without a token on a non-loopback address: only behind something else that
+   * authenticates (a gateway, a private network). @default false
+   */
+  allowUnauthenticated?: boolean;
+  /**
+   * Browser origins allowed to connect (`https://shop.example`, or `*`). A WebSocket upgrade with
+   * an `Origin` header not in the list is refused with 403; clients that send no `Origin` (not
+   * browsers) are unaffected. @default any origin
+   */
+  allowedOrigins?: string[];
   /** Largest accepted incoming message; larger closes with 1009. @default 1 MiB */
   maxMessageBytes?: number;
   /** Largest reply sent; a larger `server-response` becomes an `error-response`. @default 1 MiB */

@@ -17,7 +17,7 @@ import type { ClientMessageHandler } from '../control/handlers.js';
 import { DbCache } from '../scenario/db-loader.js';
 import { registerControlTools } from '../scenario/control-tools.js';
 import { DomainRegistry } from '../scenario/registry.js';
-import { isAuthorized } from './auth.js';
+import { checkAuthSettings, isAuthorized, isOriginAllowed } from './auth.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { encodeMessage } from './reply-encoder.js';
@@ -84,6 +84,12 @@ export class BotServer {
       shutdownGraceMs: options.shutdownGraceMs ?? 5000,
       dataRoot: options.dataRoot ?? process.env['EVAL_DATA_ROOT'] ?? './data',
     };
+    checkAuthSettings({
+      host: this.#options.host,
+      token: options.token,
+      allowUnauthenticated: options.allowUnauthenticated,
+      allowedOrigins: options.allowedOrigins,
+    });
     const grace = this.#options.slowReaderCloseGraceMs;
     if (typeof grace !== 'number' || !(grace >= 0)) {
       throw new RangeError(
@@ -246,6 +252,14 @@ export class BotServer {
       socket.end(
         'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
       );
+      return;
+    }
+    if (!isOriginAllowed(req, this.#options.allowedOrigins)) {
+      this.log.warn(
+        { remote: req.socket.remoteAddress, origin: req.headers.origin },
+        'refused a connection from an origin not allowed',
+      );
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     if (!isAuthorized(req, this.#options.token)) {

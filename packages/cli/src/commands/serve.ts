@@ -24,7 +24,17 @@ export function serveCommand(): Command {
     )
     .option(
       '--token <token>',
-      'require this token (?token= or Authorization: Bearer); default $SCENARO_TOKEN',
+      'require this token (?token= or Authorization: Bearer); default $SCENARO_TOKEN. ' +
+        'Needed to bind a non-loopback --host',
+    )
+    .option(
+      '--allowed-origin <origin>',
+      'browser origin allowed to connect, e.g. https://shop.example (repeatable; default any)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--insecure-no-auth',
+      'serve a non-loopback --host without a token (only behind something that authenticates)',
     )
     .option('--max-sessions <n>', 'most sessions at once')
     .option('--single-client', 'accept one client at a time (Pipecat parity)')

@@ -2,6 +2,7 @@
  * Local bots for an evaluation run: an agent bot and a user-simulator bot on
  * free loopback ports, each serving many sessions at once.
  */
+import { randomBytes } from 'node:crypto';
 import {
   BotServer,
   DbCache,
@@ -39,6 +40,8 @@ export interface LocalBotsOptions {
 export interface LocalBots {
   agentUrl: string;
   userUrl: string;
+  /** The token both bots require: made for this run, so other local processes cannot connect. */
+  token: string;
   agent: BotServer;
   user: BotServer;
   close(): Promise<void>;
@@ -65,7 +68,9 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
   const extraDataRoots = domains
     .map((d) => d.dataRoot)
     .filter((r): r is string => typeof r === 'string');
+  const token = randomBytes(18).toString('base64url');
   const common = {
+    token,
     host: '127.0.0.1',
     port: 0,
     dataRoot: options.dataRoot,
@@ -92,6 +97,7 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
   return {
     agentUrl: agent.url,
     userUrl: user.url,
+    token,
     agent,
     user,
     async close() {

@@ -183,6 +183,7 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
     progress.note(`started local bots: agent ${bots.agentUrl}, user ${bots.userUrl}`);
   }
   const agentUrl = options.agentUrl ?? (bots as LocalBots).agentUrl;
+  const token = bots ? bots.token : options.token;
   const userUrl = options.userUrl ?? (bots as LocalBots).userUrl;
   const expectedCache = new Map<string, Promise<ExpectedState>>();
 
@@ -204,7 +205,7 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
       run = await runBridgedScenario(item.scenario, {
         agentUrl,
         userUrl,
-        ...(options.token ? { token: options.token } : {}),
+        ...(token !== undefined ? { token } : {}),
         domain: item.domain,
         dataRoot,
         dbCache,
