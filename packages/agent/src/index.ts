@@ -26,6 +26,7 @@ export * from './conversation/model.js';
 export * from './conversation/engine.js';
 export * from './conversation/scripted-plan.js';
 export * from './conversation/scripted-policies.js';
+export * from './conversation/stop-tokens.js';
 export * from './conversation/openai-model.js';
 export * from './rpc/index.js';
 export * from './server/rtvi-rpc-transport.js';

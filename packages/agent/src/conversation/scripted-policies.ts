@@ -23,9 +23,8 @@ import {
   slotOfTurn,
 } from './scripted-plan.js';
 import type { PlanSegment, PlannedAction, ScriptedPlan } from './scripted-plan.js';
+import { USER_STOP_TOKEN } from './stop-tokens.js';
 
-/** The stop token the scripted user ends with. */
-export const USER_STOP_TOKEN = '###STOP###';
 /** What an agent says when it considers the task done; the scripted user then stops. */
 const AGENT_DONE = /\b(goodbye|good bye)\b/i;
 /** The reference agent's closing question once its plan is done. */
@@ -107,18 +106,41 @@ function describeSegment(segment: PlanSegment | undefined): string {
   return segment.actions.map((a) => describeCall(a.name, a.arguments)).join('; ');
 }
 
-/** The scripted reference agent, built per session. */
-export function createReferenceAgentModel(host: ConversationHost): ChatModel {
+/** One turn of a scripted policy: the session's plan (as read) and whether tools just ran. */
+type ScriptedTurn = (
+  request: ChatRequest,
+  plan: ReturnType<typeof readScriptedPlan>,
+  afterTools: boolean,
+) => AsyncGenerator<ChatStreamEvent>;
+
+/** A scripted policy labelled as such, reading the session's plan on every turn. */
+function scriptedModel(
+  processor: string,
+  model: string,
+  host: ConversationHost,
+  turn: ScriptedTurn,
+): ChatModel {
   return {
-    processor: 'ScriptedReferenceAgent',
-    model: 'scripted:reference-agent',
+    processor,
+    model,
     scripted: true,
     async *stream(request) {
-      const plan = readScriptedPlan(host.state.shared);
+      const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
+      yield* turn(request, readScriptedPlan(host.state.shared), afterTools);
+    },
+  };
+}
+
+/** The scripted reference agent, built per session. */
+export function createReferenceAgentModel(host: ConversationHost): ChatModel {
+  return scriptedModel(
+    'ScriptedReferenceAgent',
+    'scripted:reference-agent',
+    host,
+    async function* (request, plan, afterTools) {
       const endTool = END_TOOL_NAMES.find((name) => host.state.tools.has(name));
       const end = (text: string) =>
         emit(request, text, endTool ? [{ name: endTool, arguments: {} }] : []);
-      const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
 
       if (request.turn === 1) {
         const greeting =
@@ -179,7 +201,7 @@ export function createReferenceAgentModel(host: ConversationHost): ChatModel {
           : 'Please confirm so I can continue.';
       yield* emit(request, `${report ? `${report}\n` : ''}${ask}`);
     },
-  };
+  );
 }
 
 /** The calls of segment `k`, honouring injected faults. */
@@ -238,15 +260,13 @@ export function answerFromInstructions(instructions: string, question: string): 
 
 /** The scripted user simulator, built per session. */
 export function createScriptedUserModel(host: ConversationHost): ChatModel {
-  return {
-    processor: 'ScriptedUser',
-    model: 'scripted:user',
-    scripted: true,
-    async *stream(request) {
-      const plan = readScriptedPlan(host.state.shared);
+  return scriptedModel(
+    'ScriptedUser',
+    'scripted:user',
+    host,
+    async function* (request, plan, afterTools) {
       const instructions = host.context.systemPrompt;
       const usable = plan !== undefined && typeof plan !== 'string' ? plan : undefined;
-      const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
       if (request.turn === 1) {
         const opening =
           usable?.opening ?? firstSentences(instructions) ?? 'Hello, I need some help.';
@@ -285,7 +305,7 @@ export function createScriptedUserModel(host: ConversationHost): ChatModel {
       const answer = answerFromInstructions(instructions, asked);
       yield* emit(request, answer ?? 'Yes, please go ahead.');
     },
-  };
+  );
 }
 
 function firstSentences(text: string): string | undefined {
