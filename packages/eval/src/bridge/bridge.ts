@@ -13,6 +13,7 @@ import {
   registerControlTools,
   SCRIPTED_PLAN_KEY,
   createScenarioState,
+  findUserStopToken,
 } from '@scenaro/agent';
 import type { Db, JsonObject, ScenarioState, ScriptedFault } from '@scenaro/agent';
 import type { EvalDomain, Scenario, Side } from '@scenaro/domains';
@@ -28,9 +29,6 @@ import type {
 import { BotConnection, BotConnectError } from './bot-connection.js';
 import type { BotRole } from './bot-connection.js';
 import type { ScenarioRun, SideTokenUsage, StopReason, Turn } from './types.js';
-
-/** Tokens a user simulator ends the conversation with. */
-export const USER_STOP_TOKENS = ['###STOP###', '###TRANSFER###', '###OUT-OF-SCOPE###'] as const;
 
 /** Options of one bridged scenario. */
 export interface BridgeOptions {
@@ -520,7 +518,7 @@ class Bridge {
         break;
       }
       if (speaker === 'user') {
-        const token = USER_STOP_TOKENS.find((t) => turn.text.includes(t));
+        const token = findUserStopToken(turn.text);
         if (token) {
           stop = '[USER_STOP]';
           this.#run.stopToken = token;
