@@ -9,11 +9,10 @@ import { createRtviTransport } from '@scenaro/sdk/rtvi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@scenaro/agent';
 import type { BotSession } from '@scenaro/agent';
-import { startOpenAITestServer } from '../../../packages/agent/src/test-support/openai-test-server.js';
-import type { OpenAITestServer } from '../../../packages/agent/src/test-support/openai-test-server.js';
-import { connectPipecatClient } from '../../../packages/agent/src/test-support/pipecat-client.js';
-import { startDemo } from '../../../packages/cli/src/commands/demo.js';
-import type { DemoServer } from '../../../packages/cli/src/commands/demo.js';
+import { connectPipecatClient, startOpenAITestServer } from '@scenaro/agent/testing';
+import type { OpenAITestServer } from '@scenaro/agent/testing';
+import { startDemo } from '@scenaro/cli';
+import type { DemoServer } from '@scenaro/cli';
 
 interface Config {
   wsUrl: string;

@@ -12,8 +12,8 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@scenaro/agent';
 import type { BotSession, ContextMessage } from '@scenaro/agent';
-import { DEMO_STATIC_DIR, startDemo } from '../../../packages/cli/src/commands/demo.js';
-import type { DemoServer } from '../../../packages/cli/src/commands/demo.js';
+import { DEMO_STATIC_DIR, startDemo } from '@scenaro/cli';
+import type { DemoServer } from '@scenaro/cli';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

@@ -30,3 +30,4 @@ export * from './conversation/stop-tokens.js';
 export * from './conversation/openai-model.js';
 export * from './rpc/index.js';
 export * from './server/rtvi-rpc-transport.js';
+export * from './client/rtvi-client.js';

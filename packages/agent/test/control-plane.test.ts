@@ -13,7 +13,13 @@ import {
 } from '../src/index.js';
 import type { BotServerOptions, ConversationHost, JsonObject } from '../src/index.js';
 import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
-import { TestClient, httpJson, nextId, pollUntil, upgradeStatus } from './test-client.js';
+import {
+  RtviClient,
+  httpJson,
+  nextRequestId,
+  pollUntil,
+  upgradeStatus,
+} from '../src/testing/index.js';
 
 const SUFFIX = 'Always answer in English.';
 const OUTGOING_CAP = 50_000;
@@ -34,7 +40,7 @@ let server: BotServer;
 let lastHost: ConversationHost | undefined;
 let slowGate = deferred();
 let slowStarted = 0;
-const openClients: TestClient[] = [];
+const openClients: RtviClient[] = [];
 const extraServers: BotServer[] = [];
 
 /** A conversation that appends `send-text` content to the context (`json:` = a whole message). */
@@ -67,30 +73,30 @@ async function startServer(options: BotServerOptions = {}): Promise<BotServer> {
 }
 
 /** A ready client of `s` and the conversation host of its session. */
-async function connect(s: BotServer = server): Promise<{ c: TestClient; host: ConversationHost }> {
+async function connect(s: BotServer = server): Promise<{ c: RtviClient; host: ConversationHost }> {
   lastHost = undefined;
-  const c = await TestClient.ready(s.url);
+  const c = await RtviClient.ready(s.url);
   openClients.push(c);
   if (!lastHost) throw new Error('no conversation host was created');
   return { c, host: lastHost };
 }
 
-async function prompt(c: TestClient, d: JsonObject): Promise<unknown> {
+async function prompt(c: RtviClient, d: JsonObject): Promise<unknown> {
   return c.call('update_system_prompt', { add_suffix: false, tool_domain: 'test', ...d });
 }
 
-async function initialize(c: TestClient, d: JsonObject): Promise<unknown> {
+async function initialize(c: RtviClient, d: JsonObject): Promise<unknown> {
   return c.call('apply_initialization', { domain: 'test', ...d });
 }
 
 async function summary(
-  c: TestClient,
+  c: RtviClient,
   includeDb = false,
 ): Promise<{ actions: unknown[]; db_hash: string | null; db?: unknown }> {
   return c.call('get_scenario_summary', { include_db: includeDb });
 }
 
-async function contextJson(c: TestClient): Promise<unknown> {
+async function contextJson(c: RtviClient): Promise<unknown> {
   const { context } = await c.call<{ context: string }>('get_context_history', { format: 'json' });
   return JSON.parse(context);
 }
@@ -157,7 +163,7 @@ describe('update_system_prompt', () => {
     c.send({
       label: 'rtvi-ai',
       type: 'send-text',
-      id: nextId('text'),
+      id: nextRequestId('text'),
       data: { content: 'hello' },
     });
     const before = await summary(c, true);
@@ -215,7 +221,12 @@ describe('update_system_prompt', () => {
       success: true,
       errors: [],
     });
-    c.send({ label: 'rtvi-ai', type: 'send-text', id: nextId('t'), data: { content: 'hi' } });
+    c.send({
+      label: 'rtvi-ai',
+      type: 'send-text',
+      id: nextRequestId('t'),
+      data: { content: 'hi' },
+    });
     expect(await contextJson(c)).toHaveLength(2);
     expect(await c.call('reset', {})).toBe(true);
     expect(await contextJson(c)).toEqual([{ role: 'system', content: 'P' }]);
@@ -584,7 +595,7 @@ describe('get_context_history', () => {
       c.send({
         label: 'rtvi-ai',
         type: 'send-text',
-        id: nextId('text'),
+        id: nextRequestId('text'),
         data: { content: `json:${JSON.stringify(message)}` },
       });
     }
@@ -613,7 +624,7 @@ describe('get_scenario_summary', () => {
       success: true,
       errors: [],
     });
-    const id = nextId('big');
+    const id = nextRequestId('big');
     const reply = await c.request('get_scenario_summary', { include_db: true }, { id });
     expect(reply.id).toBe(id);
     const error = errorOf(reply);
@@ -627,7 +638,7 @@ describe('get_scenario_summary', () => {
 describe('concurrency on one socket', () => {
   it('answers a fast request while a slow one is still running', async () => {
     const { c } = await connect();
-    const slowId = nextId('slow');
+    const slowId = nextRequestId('slow');
     const slowReply = c.request('slow', { n: 1 }, { id: slowId });
     await pollUntil(() => slowStarted === 1, 'the slow handler to start');
     const fast = await c.request('get_scenario_summary', {});
@@ -661,8 +672,8 @@ describe('concurrency on one socket', () => {
 });
 
 describe('handshake', () => {
-  async function handshake(c: TestClient, data: unknown): Promise<RTVIMessage[]> {
-    const id = nextId('ready');
+  async function handshake(c: RtviClient, data: unknown): Promise<RTVIMessage[]> {
+    const id = nextRequestId('ready');
     const replies = await c.repliesTo(() =>
       c.send({ label: 'rtvi-ai', type: 'client-ready', id, data }),
     );
@@ -672,7 +683,7 @@ describe('handshake', () => {
   const about = { library: 'test', library_version: '0' };
 
   it('echoes a 1.x client version back and accepts 2.x', async () => {
-    const c = await TestClient.connect(server.url);
+    const c = await RtviClient.connect(server.url);
     openClients.push(c);
     for (const version of ['1.1.0', '1.0.0', '1.99.3']) {
       const [ready, ...rest] = await handshake(c, { version, about });
@@ -688,7 +699,7 @@ describe('handshake', () => {
   });
 
   it('answers an incompatible or missing version with an error-response, then bot-ready anyway', async () => {
-    const c = await TestClient.connect(server.url);
+    const c = await RtviClient.connect(server.url);
     openClients.push(c);
     const cases: [unknown, string][] = [
       [
@@ -713,9 +724,9 @@ describe('handshake', () => {
   });
 
   it('uses the builder as the real client does', async () => {
-    const c = await TestClient.connect(server.url);
+    const c = await RtviClient.connect(server.url);
     openClients.push(c);
-    const id = nextId('ready');
+    const id = nextRequestId('ready');
     c.send(clientReady(id, { library: '@pipecat-ai/client-js', library_version: '1.13.1' }));
     const ready = await c.waitFor((m) => m.type === 'bot-ready', 'bot-ready');
     expect(ready.id).toBe(id);
@@ -736,7 +747,7 @@ describe('server options', () => {
       [s.url, { Authorization: 'Bearer s3cret' }],
       [s.url, { Authorization: 'bearer   s3cret' }],
     ] as [string, Record<string, string>][]) {
-      const c = await TestClient.ready(url, { headers });
+      const c = await RtviClient.ready(url, { headers });
       openClients.push(c);
       expect(await c.call('reset', {})).toBe(true);
     }
@@ -744,10 +755,10 @@ describe('server options', () => {
 
   it('closes connections over maxSessions with 1013 and accepts again once one leaves', async () => {
     const s = await startServer({ maxSessions: 2 });
-    const c1 = await TestClient.ready(s.url);
-    const c2 = await TestClient.ready(s.url);
+    const c1 = await RtviClient.ready(s.url);
+    const c2 = await RtviClient.ready(s.url);
     openClients.push(c1, c2);
-    const c3 = await TestClient.connect(s.url);
+    const c3 = await RtviClient.connect(s.url);
     openClients.push(c3);
     expect(await c3.waitForClose()).toEqual({
       code: 1013,
@@ -755,7 +766,7 @@ describe('server options', () => {
     });
     await c1.close();
     await pollUntil(() => s.sessionCount === 1, 'the first session to end');
-    const c4 = await TestClient.ready(s.url);
+    const c4 = await RtviClient.ready(s.url);
     openClients.push(c4);
     expect(await c4.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
     expect(await c2.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
@@ -763,9 +774,9 @@ describe('server options', () => {
 
   it('with singleClient closes a second client with 1013', async () => {
     const s = await startServer({ singleClient: true });
-    const c1 = await TestClient.ready(s.url);
+    const c1 = await RtviClient.ready(s.url);
     openClients.push(c1);
-    const c2 = await TestClient.connect(s.url);
+    const c2 = await RtviClient.connect(s.url);
     openClients.push(c2);
     expect(await c2.waitForClose()).toEqual({
       code: 1013,
@@ -776,7 +787,7 @@ describe('server options', () => {
 
   it('in the production profile answers reset only', async () => {
     const s = await startServer({ profile: 'production' });
-    const c = await TestClient.ready(s.url);
+    const c = await RtviClient.ready(s.url);
     openClients.push(c);
     expect(await c.call('reset', {})).toBe(true);
     for (const t of [
@@ -814,9 +825,9 @@ describe('server options', () => {
     const s = await startServer({ shutdownGraceMs: 5000 });
     s.registerClientMessage('slow', slowHandler);
     const url = s.url;
-    const c = await TestClient.ready(url);
+    const c = await RtviClient.ready(url);
     openClients.push(c);
-    const id = nextId('slow');
+    const id = nextRequestId('slow');
     let answeredBeforeClose = false;
     c.ws.once('close', () => {
       answeredBeforeClose = c.messages.some((m) => m.id === id && m.type === 'server-response');

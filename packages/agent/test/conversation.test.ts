@@ -7,8 +7,8 @@ import {
   getDictHash,
   silentLogger,
 } from '../src/index.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
+import { connectPipecatClient } from '../src/testing/index.js';
+import type { ConnectedClient } from '../src/testing/index.js';
 import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
 
 let server: BotServer;

@@ -19,7 +19,7 @@ import {
 } from '../src/index.js';
 import type { BoundTool, ConversationHost, Db, JsonObject, ToolDefinition } from '../src/index.js';
 import { TEST_DB, makeDataRoot, testDomain, testRegistry } from './fixtures.js';
-import { TestClient, nextId, pollUntil } from './test-client.js';
+import { RtviClient, nextRequestId, pollUntil } from '../src/testing/index.js';
 
 function stateWith(db: Db | undefined) {
   const state = createScenarioState();
@@ -136,7 +136,7 @@ describe('sessionDbHash', () => {
 describe('db_hash over the control plane', () => {
   let data: { root: string; cleanup: () => void };
   let server: BotServer;
-  const clients: TestClient[] = [];
+  const clients: RtviClient[] = [];
   let turnsDone = 0;
 
   beforeAll(async () => {
@@ -179,8 +179,8 @@ describe('db_hash over the control plane', () => {
     data?.cleanup();
   });
 
-  async function ready(): Promise<TestClient> {
-    const c = await TestClient.ready(server.url);
+  async function ready(): Promise<RtviClient> {
+    const c = await RtviClient.ready(server.url);
     clients.push(c);
     expect(
       await c.call('update_system_prompt', {
@@ -200,7 +200,7 @@ describe('db_hash over the control plane', () => {
   }
 
   /** The summary's hash, checked against the hash of the db it returns. */
-  async function consistentHash(c: TestClient): Promise<string> {
+  async function consistentHash(c: RtviClient): Promise<string> {
     const quick = await c.call<{ db_hash: string }>('get_scenario_summary', {});
     const full = await c.call<{ db_hash: string; db: Db }>('get_scenario_summary', {
       include_db: true,
@@ -241,7 +241,7 @@ describe('db_hash over the control plane', () => {
             await c.call('rename_user', { user_id: id, name: o.name });
           } else if (o.kind === 'text') {
             const target = turnsDone + 1;
-            c.send(sendText(nextId(), `credit ${id} ${o.amount}`));
+            c.send(sendText(nextRequestId(), `credit ${id} ${o.amount}`));
             await pollUntil(() => turnsDone === target, 'the conversation turn to run its tool');
           } else if (o.kind === 'init') {
             const db = structuredClone(TEST_DB);

@@ -13,8 +13,8 @@ import {
   silentLogger,
 } from '../src/index.js';
 import type { ChatModel, ContextMessage, DomainModule, ToolDefinition } from '../src/index.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
+import { connectPipecatClient } from '../src/testing/index.js';
+import type { ConnectedClient } from '../src/testing/index.js';
 
 const frontendTool = (name: string, timeoutMs?: number): ToolDefinition => ({
   name,

@@ -31,7 +31,7 @@ import {
 } from '../src/index.js';
 import type { Db } from '../src/index.js';
 import { makeDataRoot, testRegistry } from './fixtures.js';
-import { TestClient } from './test-client.js';
+import { RtviClient } from '../src/testing/index.js';
 
 /** Same seed every run: a failure prints its counterexample and reproduces. */
 const SEED = 20_251_130;
@@ -384,8 +384,8 @@ const argsFor: Record<(typeof CONTROL)[number], fc.Arbitrary<unknown>> = {
 describe('control-plane arguments over a live session', () => {
   let server: BotServer;
   let data: { root: string; cleanup: () => void };
-  let client: TestClient;
-  let bystander: TestClient;
+  let client: RtviClient;
+  let bystander: RtviClient;
   let sequence = 0;
 
   beforeAll(async () => {
@@ -396,8 +396,8 @@ describe('control-plane arguments over a live session', () => {
       dataRoot: data.root,
       logger: silentLogger,
     }).listen();
-    client = await TestClient.ready(server.url);
-    bystander = await TestClient.ready(server.url);
+    client = await RtviClient.ready(server.url);
+    bystander = await RtviClient.ready(server.url);
     expect(
       await bystander.call('apply_initialization', {
         domain: 'test',

@@ -12,7 +12,7 @@ import { clientMessage, encodeRtviFrame } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { BotServer, getDictHash } from '../src/index.js';
 import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
-import { TestClient, nextId, pollUntil } from './test-client.js';
+import { RtviClient, nextRequestId, pollUntil } from '../src/testing/index.js';
 
 // A real pino logger at debug level into a sink: hostile data is serialized by the logger too.
 const sink = new Writable({
@@ -25,10 +25,10 @@ const logger = pino({ level: 'debug' }, sink);
 let server: BotServer;
 let data: { root: string; cleanup: () => void };
 let outside: string;
-let a: TestClient;
-let b: TestClient;
-const extraClients: TestClient[] = [];
-const hashes = new Map<TestClient, string | null>();
+let a: RtviClient;
+let b: RtviClient;
+const extraClients: RtviClient[] = [];
+const hashes = new Map<RtviClient, string | null>();
 
 const DEPTH = 100_000;
 const deepObject = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
@@ -41,7 +41,7 @@ function dbWithBalance(balance: number): typeof TEST_DB {
 }
 
 /** update_system_prompt + apply_initialization (u1's balance set); records the expected hash. */
-async function startScenario(client: TestClient, balance: number): Promise<string> {
+async function startScenario(client: RtviClient, balance: number): Promise<string> {
   expect(
     await client.call('update_system_prompt', {
       prompt: `scenario ${balance}`,
@@ -63,8 +63,8 @@ async function startScenario(client: TestClient, balance: number): Promise<strin
 }
 
 /** A fresh ready session with an empty scenario (no db). */
-async function freshSession(): Promise<TestClient> {
-  const client = await TestClient.ready(server.url);
+async function freshSession(): Promise<RtviClient> {
+  const client = await RtviClient.ready(server.url);
   extraClients.push(client);
   expect(await client.call('update_system_prompt', { prompt: 'fresh', add_suffix: false })).toBe(
     true,
@@ -74,7 +74,7 @@ async function freshSession(): Promise<TestClient> {
 }
 
 /** Each client is open and answers a summary round trip with its own, unchanged db_hash. */
-async function expectWorking(...clients: TestClient[]): Promise<void> {
+async function expectWorking(...clients: RtviClient[]): Promise<void> {
   for (const client of clients) {
     expect(client.isOpen, 'the connection is still open').toBe(true);
     expect(hashes.has(client), 'the client has an expected hash').toBe(true);
@@ -117,8 +117,8 @@ beforeAll(async () => {
     dataRoot: data.root,
     logger,
   }).listen();
-  a = await TestClient.ready(server.url);
-  b = await TestClient.ready(server.url);
+  a = await RtviClient.ready(server.url);
+  b = await RtviClient.ready(server.url);
   await startScenario(a, 1);
   await startScenario(b, 2);
 });
@@ -227,7 +227,7 @@ describe('malformed envelopes', () => {
 
   it('answers an unknown RTVI type with error-response "Unsupported type X"', async () => {
     for (const type of ['bogus-type', 'append-to-context', 'server-response', 'bot-ready']) {
-      const id = nextId('unknown');
+      const id = nextRequestId('unknown');
       const replies = await a.repliesTo(() =>
         a.send({ label: 'rtvi-ai', type, id, data: { role: 'user', content: 'x' } }),
       );
@@ -262,7 +262,7 @@ describe('malformed envelopes', () => {
 
   it('answers a text WebSocket message with an RTVI error and keeps the connection', async () => {
     const replies = await a.repliesTo(() =>
-      a.sendText(
+      a.sendTextFrame(
         JSON.stringify(
           clientMessage('txt', 'get_scenario_summary', {}),
         ) /* valid JSON, wrong frame */,
@@ -275,7 +275,7 @@ describe('malformed envelopes', () => {
 
 describe('oversized messages', () => {
   it('closes a connection sending 2 MiB with 1009; other sessions are unaffected', async () => {
-    const c = await TestClient.ready(server.url);
+    const c = await RtviClient.ready(server.url);
     extraClients.push(c);
     const before = server.sessionCount;
     c.send(clientMessage('big', 'get_scenario_summary', { blob: 'x'.repeat(2 * 1024 * 1024) }));
@@ -447,11 +447,11 @@ describe('deeply nested JSON (100k levels)', () => {
 describe('many concurrent sessions', () => {
   it('runs 200 sessions at once, each getting the db_hash of its own initialization', async () => {
     const count = 200;
-    const clients: TestClient[] = [];
+    const clients: RtviClient[] = [];
     try {
       const results = await Promise.all(
         Array.from({ length: count }, async (_, i) => {
-          const client = await TestClient.connect(server.url, { timeoutMs: 10_000 });
+          const client = await RtviClient.connect(server.url, { connectTimeoutMs: 10_000 });
           clients.push(client);
           await client.handshake();
           const balance = 1000 + i;

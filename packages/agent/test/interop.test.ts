@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotServer, executeToolByName, getDictHash, silentLogger } from '../src/index.js';
 import type { ConversationHost } from '../src/index.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
+import { connectPipecatClient } from '../src/testing/index.js';
+import type { ConnectedClient } from '../src/testing/index.js';
 import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
 
 const texts: { content: string; runImmediately: boolean; audioResponse: boolean }[] = [];

@@ -7,10 +7,8 @@ import {
   createOpenAIChatModel,
   silentLogger,
 } from '../src/index.js';
-import { startOpenAITestServer } from '../src/test-support/openai-test-server.js';
-import type { OpenAITestServer } from '../src/test-support/openai-test-server.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
+import { startOpenAITestServer, connectPipecatClient } from '../src/testing/index.js';
+import type { OpenAITestServer, ConnectedClient } from '../src/testing/index.js';
 import { makeDataRoot, testRegistry } from './fixtures.js';
 
 let llm: OpenAITestServer;

@@ -40,7 +40,7 @@ import {
   getDictHash,
 } from '../src/index.js';
 import type { BotSession, Db, DomainModule, JsonObject, Logger } from '../src/index.js';
-import { TestClient, pollUntil } from './test-client.js';
+import { RtviClient, pollUntil } from '../src/testing/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dataRoot = resolve(repoRoot, '../shared/eval-data');
@@ -202,7 +202,7 @@ const isTurn = (turn: number) => (m: RTVIMessage) =>
 const REQUEST = { timeoutMs: 60_000 };
 
 /** One session's whole life. Returns the number of control-plane requests it made. */
-async function runSession(client: TestClient, i: number, base: Db): Promise<number> {
+async function runSession(client: RtviClient, i: number, base: Db): Promise<number> {
   const hashes = expectedHashes(base, i);
   let requests = 0;
   const call = async <T = unknown>(t: string, d?: unknown): Promise<T> => {
@@ -339,7 +339,9 @@ async function runRound(
   first: number,
 ): Promise<{ requests: number; peak: number }> {
   const clients = await Promise.all(
-    Array.from({ length: count }, () => TestClient.connect(server.url, { timeoutMs: 30_000 })),
+    Array.from({ length: count }, () =>
+      RtviClient.connect(server.url, { connectTimeoutMs: 30_000 }),
+    ),
   );
   expect(server.sessionCount).toBe(count);
   await Promise.all(clients.map((c) => c.handshake()));
@@ -451,7 +453,7 @@ describe('faults', () => {
 
   it('keeps serving others while clients vanish mid-request', { timeout: 60_000 }, async () => {
     const steady = await Promise.all(
-      Array.from({ length: 10 }, () => TestClient.ready(server.url)),
+      Array.from({ length: 10 }, () => RtviClient.ready(server.url)),
     );
     for (const [s, client] of steady.entries()) {
       expect(
@@ -479,7 +481,7 @@ describe('faults', () => {
       await Promise.all(
         Array.from({ length: 50 }, async (_, k) => {
           const n = wave * 50 + k;
-          const client = await TestClient.ready(server.url);
+          const client = await RtviClient.ready(server.url);
           const sendText = (content: string) =>
             client.send({
               label: 'rtvi-ai',
@@ -542,7 +544,7 @@ describe('faults', () => {
     await pollUntil(() => vanished.every((s) => s.inflight === 0), 'in-flight work to end', 10_000);
     vanished.length = 0;
     // a newcomer is served, and so is everyone who stayed
-    const late = await TestClient.ready(server.url);
+    const late = await RtviClient.ready(server.url);
     expect(await late.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
     for (const client of steady) expect(client.isOpen).toBe(true);
     await Promise.all([late, ...steady].map((c) => c.close()));
@@ -560,8 +562,8 @@ describe('faults', () => {
     'closes a client that stops reading; server memory stays bounded',
     { timeout: 60_000 },
     async () => {
-      const other = await TestClient.ready(server.url);
-      const slow = await TestClient.ready(server.url);
+      const other = await RtviClient.ready(server.url);
+      const slow = await RtviClient.ready(server.url);
       const session = sessions.at(-1) as BotSession;
       expect(session.ready).toBe(true);
       const socket = (slow.ws as unknown as { _socket: Socket })._socket;
@@ -638,8 +640,8 @@ describe('faults', () => {
       onSession: (s) => void opened.push(s),
     }).listen();
     try {
-      const other = await TestClient.ready(dropping.url);
-      const stalled = await TestClient.ready(dropping.url);
+      const other = await RtviClient.ready(dropping.url);
+      const stalled = await RtviClient.ready(dropping.url);
       const session = opened.at(-1) as BotSession;
       (stalled.ws as unknown as { _socket: Socket })._socket.pause();
       const closing = () =>
