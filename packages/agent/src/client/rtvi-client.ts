@@ -176,7 +176,7 @@ export class RtviClient {
         ws.once('unexpected-response', (_req, res) => {
           clearTimeout(timer);
           res.resume();
-          reject(new Error(`upgrade refused with HTTP ${res.statusCode}`));
+          reject(new Error(`HTTP ${res.statusCode} on upgrade`));
         });
         ws.once('error', (err) => {
           clearTimeout(timer);
