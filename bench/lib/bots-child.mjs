@@ -6,10 +6,9 @@
 //   <- 'report'  -> {cpu_ms, peak_rss, peak_heap, rss, heap, sessions}
 //   <- 'stop'                          close the bots and exit
 // Usage: fork('bench/lib/bots-child.mjs', [dataRoot, domainName]).
-import { dist } from './common.mjs';
+import { builtInDomains, startLocalBots } from '@scenaro/eval';
 
 const [dataRoot, domainName] = process.argv.slice(2);
-const { builtInDomains, startLocalBots } = await import(dist('packages/eval/dist/index.js'));
 const domain = builtInDomains().get(domainName);
 if (!domain) throw new Error(`unknown domain ${domainName}`);
 const bots = await startLocalBots({ domains: [domain], dataRoot });
