@@ -4,15 +4,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientReady } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import {
-  BotServer,
-  getDictHash,
-  pythonRepr,
-  sanitizeContextForTransport,
-  silentLogger,
-} from '../src/index.js';
-import type { BotServerOptions, ConversationHost, JsonObject } from '../src/index.js';
-import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
+import { getDictHash, pythonRepr, sanitizeContextForTransport } from '../src/index.js';
+import type { BotServer, BotServerOptions, ConversationHost, JsonObject } from '../src/index.js';
+import { TEST_DB, listenTestServer, startTestServer, testDbWith } from './fixtures.js';
+import type { TestServer } from './fixtures.js';
 import {
   RtviClient,
   httpJson,
@@ -35,7 +30,7 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
-let data: { root: string; cleanup: () => void };
+let fixture: TestServer;
 let server: BotServer;
 let lastHost: ConversationHost | undefined;
 let slowGate = deferred();
@@ -61,13 +56,7 @@ async function slowHandler(d: unknown): Promise<unknown> {
 }
 
 async function startServer(options: BotServerOptions = {}): Promise<BotServer> {
-  const s = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger: silentLogger,
-    ...options,
-  }).listen();
+  const s = await listenTestServer({ dataRoot: fixture.dataRoot, ...options });
   extraServers.push(s);
   return s;
 }
@@ -107,16 +96,15 @@ function errorOf(reply: RTVIMessage): string {
 }
 
 beforeAll(async () => {
-  data = makeDataRoot({ big: BIG_DB });
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger: silentLogger,
-    systemPromptSuffix: SUFFIX,
-    maxOutgoingBytes: OUTGOING_CAP,
-    conversation: recordingConversation,
-  }).listen();
+  fixture = await startTestServer(
+    {
+      systemPromptSuffix: SUFFIX,
+      maxOutgoingBytes: OUTGOING_CAP,
+      conversation: recordingConversation,
+    },
+    { big: BIG_DB },
+  );
+  server = fixture.server;
   server.registerClientMessage('slow', slowHandler);
 });
 
@@ -129,8 +117,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await Promise.all(extraServers.map((s) => s.close()));
-  await server?.close();
-  data?.cleanup();
+  await fixture?.close();
 });
 
 describe('update_system_prompt', () => {
@@ -248,8 +235,7 @@ describe('apply_initialization', () => {
         ],
       }),
     ).toEqual({ success: true, errors: [] });
-    const expected = structuredClone(TEST_DB);
-    (expected.users[0] as { balance: number }).balance = 5;
+    const expected = testDbWith({ u1: 5 });
     const before = await summary(c, true);
     expect(before).toEqual({ actions: [], db_hash: getDictHash(expected), db: expected });
 
@@ -371,8 +357,7 @@ describe('apply_initialization', () => {
         actions: [{ func_name: 'set_balance', arguments: { user_id: 'u2', balance: 3 } }],
       }),
     ).toEqual({ success: true, errors: [] });
-    const expected = structuredClone(TEST_DB);
-    (expected.users[1] as { balance: number }).balance = 3;
+    const expected = testDbWith({ u2: 3 });
     expect(await summary(c, true)).toEqual({
       actions: [],
       db_hash: getDictHash(expected),
@@ -469,6 +454,21 @@ describe('apply_sync_delta', () => {
 });
 
 describe('get_context_history', () => {
+  /** The last message: plain values, and one media key (`b64_json`). */
+  const CLOSING = {
+    role: 'assistant',
+    content: 'café ☕ 15.1 \\ done',
+    meta: {
+      ok: true,
+      no: false,
+      missing: null,
+      ratio: 1e-5,
+      price: 15.1,
+      n: 3,
+      b64_json: 'AAAA',
+      data: 'plain',
+    },
+  };
   const MESSAGES = [
     { role: 'system', content: 'You\'re "helpful"\nBe brief.' },
     {
@@ -492,20 +492,7 @@ describe('get_context_history', () => {
       ],
     },
     { role: 'tool', tool_call_id: 'c1', content: 'data:text/plain,hello' },
-    {
-      role: 'assistant',
-      content: 'café ☕ 15.1 \\ done',
-      meta: {
-        ok: true,
-        no: false,
-        missing: null,
-        ratio: 1e-5,
-        price: 15.1,
-        n: 3,
-        b64_json: 'AAAA',
-        data: 'plain',
-      },
-    },
+    CLOSING,
   ];
   const SANITIZED = [
     MESSAGES[0],
@@ -520,20 +507,7 @@ describe('get_context_history', () => {
     },
     MESSAGES[2],
     { role: 'tool', tool_call_id: 'c1', content: '<binary>' },
-    {
-      role: 'assistant',
-      content: 'café ☕ 15.1 \\ done',
-      meta: {
-        ok: true,
-        no: false,
-        missing: null,
-        ratio: 1e-5,
-        price: 15.1,
-        n: 3,
-        b64_json: '<file>',
-        data: 'plain',
-      },
-    },
+    { ...CLOSING, meta: { ...CLOSING.meta, b64_json: '<file>' } },
   ];
   // CPython 3's str() of json.loads(JSON.stringify(SANITIZED)).
   const PYTHON =

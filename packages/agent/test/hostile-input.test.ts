@@ -8,10 +8,11 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientMessage, encodeRtviFrame } from '@scenaro/sdk/protocol';
+import { CONTROL_MESSAGE_NAMES, clientMessage, encodeRtviFrame } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import { BotServer, getDictHash } from '../src/index.js';
-import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
+import type { BotServer } from '../src/index.js';
+import { getDictHash } from '../src/index.js';
+import { TEST_DB, listenTestServer, makeDataRoot, testDbWith } from './fixtures.js';
 import { RtviClient, nextRequestId, pollUntil } from '../src/testing/index.js';
 
 // A real pino logger at debug level into a sink: hostile data is serialized by the logger too.
@@ -35,9 +36,7 @@ const deepObject = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
 const deepArray = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
 
 function dbWithBalance(balance: number): typeof TEST_DB {
-  const db = structuredClone(TEST_DB);
-  (db.users[0] as { balance: number }).balance = balance;
-  return db;
+  return testDbWith({ u1: balance });
 }
 
 /** update_system_prompt + apply_initialization (u1's balance set); records the expected hash. */
@@ -111,12 +110,7 @@ beforeAll(async () => {
   symlinkSync(join(outside, 'secret.json'), join(data.root, 'test', 'escape.json'));
   symlinkSync(join(outside, 'shards'), join(data.root, 'linkdir'));
   symlinkSync(join(data.root, 'test', 'db.json'), join(data.root, 'test', 'inner.json'));
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger,
-  }).listen();
+  server = await listenTestServer({ dataRoot: data.root, logger });
   a = await RtviClient.ready(server.url);
   b = await RtviClient.ready(server.url);
   await startScenario(a, 1);
@@ -391,15 +385,7 @@ describe('db_path confinement', () => {
 });
 
 describe('deeply nested JSON (100k levels)', () => {
-  const names = [
-    'reset',
-    'update_system_prompt',
-    'get_context_history',
-    'get_scenario_summary',
-    'apply_initialization',
-    'apply_sync_delta',
-    'no_such_handler',
-  ];
+  const names = [...CONTROL_MESSAGE_NAMES, 'no_such_handler'];
 
   it.each(names)('survives a 100k-deep d for %s', async (t) => {
     for (const d of [deepObject, `{"delta": {"settings.x": ${deepObject}}, "x": ${deepArray}}`]) {

@@ -41,6 +41,7 @@ import {
 } from '../src/index.js';
 import type { BotSession, Db, DomainModule, JsonObject, Logger } from '../src/index.js';
 import { RtviClient, pollUntil } from '../src/testing/index.js';
+import { agentPlan, requiredString, systemPromptArgs } from './fixtures.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dataRoot = resolve(repoRoot, '../shared/eval-data');
@@ -144,22 +145,14 @@ const loadDomain: DomainModule = {
       name: 'get_line',
       description: 'Look up a line.',
       kind: 'read',
-      parameters: {
-        type: 'object',
-        properties: { line_id: { type: 'string' } },
-        required: ['line_id'],
-      },
+      parameters: requiredString('line_id'),
       execute: (args, { state }) => lineOf(state.db ?? {}, args['line_id']),
     },
     {
       name: 'enable_roaming',
       description: 'Enable roaming on a line.',
       kind: 'write',
-      parameters: {
-        type: 'object',
-        properties: { line_id: { type: 'string' } },
-        required: ['line_id'],
-      },
+      parameters: requiredString('line_id'),
       execute(args, { state }) {
         const line = lineOf(state.db ?? {}, args['line_id']);
         line.roaming_enabled = true;
@@ -217,19 +210,19 @@ async function runSession(client: RtviClient, i: number, base: Db): Promise<numb
 
   expect(await call('reset', {})).toBe(true);
   expect(
-    await call('update_system_prompt', {
-      prompt: `You are the agent of load session ${i}.`,
-      tools: JSON.stringify({ get_line: {}, enable_roaming: {}, end_conversation: {} }),
-      add_suffix: false,
-      tool_domain: 'load',
-    }),
+    await call(
+      'update_system_prompt',
+      systemPromptArgs(
+        `You are the agent of load session ${i}.`,
+        ['get_line', 'enable_roaming', 'end_conversation'],
+        'load',
+      ),
+    ),
   ).toBe(true);
-  const plan = {
-    actions: [
-      { name: 'get_line', arguments: { line_id: 'L1001' }, side: 'agent' },
-      { name: 'enable_roaming', arguments: { line_id: roamingLineOf(i) }, side: 'agent' },
-    ],
-  };
+  const plan = agentPlan(
+    ['get_line', { line_id: 'L1001' }],
+    ['enable_roaming', { line_id: roamingLineOf(i) }],
+  );
   expect(
     await call('apply_initialization', {
       domain: 'load',
