@@ -20,16 +20,7 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import {
-  dist,
-  emitResult,
-  machineInfo,
-  machineLine,
-  percentile,
-  printTable,
-  ratio,
-  watchdog,
-} from './lib/common.mjs';
+import { emitMeasured, percentile, printTable, ratio, watchdog } from './lib/common.mjs';
 
 const DB = {
   users: [
@@ -45,10 +36,8 @@ const RECOMPUTED = 'get_scenario_summary_recomputed';
 
 if (!isMainThread) {
   // --- servers (worker thread) -------------------------------------------------------------
-  const { BotServer, getScenarioSummary, silentLogger } = await import(
-    dist('packages/agent/dist/index.js')
-  );
-  const { startEchoServer } = await import('./lib/rtvi-client.mjs');
+  const { BotServer, getScenarioSummary, silentLogger } = await import('@scenaro/agent');
+  const { startEchoServer } = await import('./lib/sessions.mjs');
   const dataRoot = mkdtempSync(path.join(tmpdir(), 'scenaro-bench-'));
   const bot = await new BotServer({
     host: '127.0.0.1',
@@ -72,7 +61,8 @@ if (!isMainThread) {
 
 async function main() {
   watchdog('control-plane bench', 240);
-  const { clientMessage, encodeRtviFrame, openSessions } = await import('./lib/rtvi-client.mjs');
+  const { clientMessage, encodeRtviFrame } = await import('@scenaro/sdk/protocol');
+  const { openSessions } = await import('./lib/sessions.mjs');
   const scale = Number(process.argv[2] ?? 1);
   const PLAN = [
     [1, 5000, 'reused'],
@@ -103,7 +93,7 @@ async function main() {
             include_db: false,
           });
           const start = process.hrtime.bigint();
-          const reply = await client.roundTrip(request);
+          const reply = await client.exchange(request);
           samples.push(Number(process.hrtime.bigint() - start) / 1000);
           const expected = isBot ? 'server-response' : 'client-message';
           if (reply.type !== expected) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
@@ -163,7 +153,7 @@ async function main() {
         p99_us: percentile(side.samples, 0.99),
         per_second: side.samples.length / side.seconds,
       };
-      for (const client of side.clients) client.close();
+      for (const client of side.clients) client.terminate();
     }
     result.requests = sides[0].samples.length;
     result.ratio_p50 = result.ours.p50_us / result.echo.p50_us;
@@ -177,8 +167,8 @@ async function main() {
 
   /** Per-request cost of the server's own work, without sockets: one BotSession, a fake send. */
   async function serverBreakdown() {
-    const agent = await import(dist('packages/agent/dist/index.js'));
-    const protocol = await import(dist('packages/sdk/dist/protocol/index.js'));
+    const agent = await import('@scenaro/agent');
+    const protocol = await import('@scenaro/sdk/protocol');
     let sent = 0;
     const session = new agent.BotSession({
       id: 'bench',
@@ -242,11 +232,9 @@ async function main() {
   const sample = encodeRtviFrame(
     clientMessage('req_0_0', 'get_scenario_summary', { include_db: false }),
   );
-  console.log(
-    `control-plane round trip: get_scenario_summary over loopback WebSocket vs a plain ws echo ` +
-      `(request ${sample.byteLength} bytes)\n${machineLine()}`,
-  );
   printTable(
+    `control-plane round trip: get_scenario_summary over loopback WebSocket vs a plain ws echo ` +
+      `(request ${sample.byteLength} bytes)`,
     [
       'sessions',
       'db hash',
@@ -296,7 +284,7 @@ async function main() {
         .map(([k, v]) => `${k} ${v.toFixed(1)}`)
         .join(', '),
   );
-  emitResult({ machine: machineInfo(), rows, breakdown, target: { p50_ratio_max: 1.5, met } });
+  emitMeasured({ rows, breakdown, target: { p50_ratio_max: 1.5, met } });
 
   worker.postMessage('stop');
   await new Promise((resolve) => {

@@ -9,25 +9,19 @@
 // absent.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createScenarioState, getDictHash, loadDbArtifact, sessionDbHash } from '@scenaro/agent';
 import {
+  emitMeasured,
   emitResult,
   evalDataRoot,
-  machineInfo,
-  machineLine,
+  median,
   printTable,
-  repoRoot,
   watchdog,
 } from './lib/common.mjs';
 import { PYTHON_DB_HASH } from './lib/python-db-hash.mjs';
 
 watchdog('db-hash bench', 300);
 const evalData = evalDataRoot;
-const distModule = path.join(repoRoot, 'packages/agent/dist/scenario/db-hash.js');
-const loaderModule = path.join(repoRoot, 'packages/agent/dist/scenario/db-loader.js');
-const revisionModule = path.join(repoRoot, 'packages/agent/dist/scenario/db-revision.js');
-const typesModule = path.join(repoRoot, 'packages/agent/dist/scenario/types.js');
 const iterations = Number(process.argv[2] ?? 20);
 const warmup = 5;
 
@@ -54,26 +48,12 @@ for db_path in req["dbs"]:
     print(json.dumps({"db": db_path, "hash": digest, "ms": statistics.median(times)}), flush=True)
 `;
 
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 async function main() {
   if (!existsSync(evalData)) {
     console.log(`db-hash bench: ${evalData} not found; nothing to benchmark.`);
     emitResult({ skipped: `no tau2 data at ${evalData}` });
     return 0;
   }
-  if (!existsSync(distModule)) {
-    console.error(`db-hash bench: ${distModule} missing; run \`npx tsc -b packages/agent\` first.`);
-    return 1;
-  }
-  const { getDictHash } = await import(pathToFileURL(distModule).href);
-  const { loadDbArtifact } = await import(pathToFileURL(loaderModule).href);
-  const { sessionDbHash } = await import(pathToFileURL(revisionModule).href);
-  const { createScenarioState } = await import(pathToFileURL(typesModule).href);
 
   const ts = new Map();
   for (const [, dbPath] of DBS) {
@@ -131,11 +111,9 @@ async function main() {
       'session, unchanged db µs': t.reuseUs.toFixed(1),
     };
   });
-  console.log(
-    `db-hash bench: getDictHash (TypeScript) vs the Python reference algorithm (${pyVersion}), ` +
-      `${iterations} iterations after ${warmup} warm-up, median\n${machineLine()}`,
-  );
   printTable(
+    `db-hash bench: getDictHash (TypeScript) vs the Python reference algorithm (${pyVersion}), ` +
+      `${iterations} iterations after ${warmup} warm-up, median`,
     Object.keys(rows[0]),
     rows.map((r) => Object.values(r).map(String)),
   );
@@ -146,8 +124,7 @@ async function main() {
     `target (issue 3): getDictHash no slower than the Python reference: ${met ? 'MET' : 'NOT MET'} ` +
       `(python/ts ${rows.map((r) => r['ratio python/ts']).join(', ')})`,
   );
-  emitResult({
-    machine: machineInfo(),
+  emitMeasured({
     python: pyVersion,
     iterations,
     rows: DBS.map(([label, dbPath]) => ({

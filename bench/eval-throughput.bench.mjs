@@ -18,37 +18,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
-  dist,
-  emitResult,
+  emitMeasured,
   evalDataRoot,
-  hasEvalData,
-  machineInfo,
-  machineLine,
   printTable,
   ratio,
   repoRoot,
+  skipWithoutEvalData,
   watchdog,
 } from './lib/common.mjs';
 
 watchdog('eval-throughput bench', 900);
-if (!hasEvalData) {
-  console.log(`eval-throughput bench skipped: no tau2 data at ${evalDataRoot}`);
-  emitResult({ skipped: `no tau2 data at ${evalDataRoot}` });
-  process.exit(0);
-}
+skipWithoutEvalData('eval-throughput bench');
 const DOMAIN = 'tau2_airline';
 const LEVELS = process.argv
   .slice(2)
   .map(Number)
   .filter((n) => n > 0);
 const levels = LEVELS.length > 0 ? LEVELS : [1, 4, 8, 16];
-const { runEvaluation, replayDomain } = await import(dist('packages/eval/dist/index.js'));
-const { DbCache, DomainRegistry, registerControlTools } = await import(
-  dist('packages/agent/dist/index.js')
-);
-const { builtInDomains, registerEvalDomains } = await import(
-  dist('packages/domains/dist/index.js')
-);
+const { runEvaluation, replayDomain } = await import('@scenaro/eval');
+const { DbCache, DomainRegistry, registerControlTools } = await import('@scenaro/agent');
+const { builtInDomains, registerEvalDomains } = await import('@scenaro/domains');
 const output = mkdtempSync(path.join(tmpdir(), 'scenaro-bench-eval-'));
 const MB = 2 ** 20;
 
@@ -68,7 +57,7 @@ const child = fork(path.join(repoRoot, 'bench/lib/bots-child.mjs'), [evalDataRoo
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const nextMessage = () => new Promise((resolve) => child.once('message', resolve));
-const { urls } = await nextMessage();
+const { urls, token } = await nextMessage();
 const ask = async (what) => {
   const reply = nextMessage();
   child.send(what);
@@ -90,6 +79,7 @@ async function run(concurrency, scenarios) {
     concurrency,
     agentUrl: urls.agent,
     userUrl: urls.user,
+    token,
     progressStream: silent,
   });
   const seconds = (performance.now() - start) / 1000;
@@ -153,10 +143,8 @@ const cliSummary = (cli.stdout + cli.stderr).match(
 rmSync(output, { recursive: true, force: true });
 
 const base = rows.find((r) => r.concurrency === 1) ?? rows[0];
-console.log(
-  `evaluation throughput, ${DOMAIN} (${rows[0]?.scenarios} scenarios), scripted policies, bots in a child process\n${machineLine()}`,
-);
 printTable(
+  `evaluation throughput, ${DOMAIN} (${rows[0]?.scenarios} scenarios), scripted policies, bots in a child process`,
   [
     'concurrency',
     'passed',
@@ -194,8 +182,7 @@ console.log(
     `${cliSeconds.toFixed(1)} s, exit ${cli.status}, ${cliSummary ? `${cliSummary[1]} scenarios, ${cliSummary[3]}% success` : 'no summary'} ` +
     `-> under 60 s: ${met ? 'MET' : 'NOT MET'}`,
 );
-emitResult({
-  machine: machineInfo(),
+emitMeasured({
   domain: DOMAIN,
   replay_seconds: replaySeconds,
   replay_scenarios: replayed.length,

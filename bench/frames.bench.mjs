@@ -15,26 +15,13 @@
 // Each case runs in timed rounds of a fixed count until `seconds` have passed (default 1.5);
 // the median round gives messages/s and MB/s (frame bytes). In-process, bounded.
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import {
-  dist,
-  emitResult,
-  machineInfo,
-  machineLine,
-  median,
-  printTable,
-  ratio,
-  watchdog,
-} from './lib/common.mjs';
+import { emitMeasured, median, printTable, ratio, watchdog } from './lib/common.mjs';
 
 watchdog('frames bench', 120);
 const seconds = Number(process.argv[2] ?? 1.5);
-const { FrameSchema, decodeFrame, decodeRtviFrame, encodeFrame, encodeRtviFrame } = await import(
-  dist('packages/sdk/dist/protocol/index.js')
-);
-// The generated schema the codec uses, imported from the built dist as the raw baseline's schema.
-const generated = await import(dist('packages/sdk/dist/protocol/generated/frames_pb.js'));
-if (generated.FrameSchema !== FrameSchema)
-  throw new Error('the protocol module re-exports another schema');
+// FrameSchema is the generated schema the codec itself uses: the raw baseline runs on it too.
+const { FrameSchema, decodeFrame, decodeRtviFrame, encodeFrame, encodeRtviFrame } =
+  await import('@scenaro/sdk/protocol');
 
 const envelope = {
   label: 'rtvi-ai',
@@ -72,26 +59,18 @@ for (const kind of ['message', 'audio']) {
 }
 
 let sink = 0;
+/** The raw library's encode of `init`. */
+const rawEncode = (init) => () => (sink += toBinary(FrameSchema, create(FrameSchema, init)).length);
 const cases = [
   ['message', 'encode', 'ours', () => (sink += encodeFrame(messageValue).length)],
-  [
-    'message',
-    'encode',
-    'raw',
-    () => (sink += toBinary(FrameSchema, create(FrameSchema, rawInit.message)).length),
-  ],
+  ['message', 'encode', 'raw', rawEncode(rawInit.message)],
   [
     'message, pooled',
     'encode',
     'ours',
     () => (sink += encodeFrame(messageValue, { pooled: true }).length),
   ],
-  [
-    'message, pooled',
-    'encode',
-    'raw',
-    () => (sink += toBinary(FrameSchema, create(FrameSchema, rawInit.message)).length),
-  ],
+  ['message, pooled', 'encode', 'raw', rawEncode(rawInit.message)],
   ['message', 'decode', 'ours', () => (sink += decodeFrame(bytes.message).data.length)],
   [
     'message',
@@ -100,12 +79,7 @@ const cases = [
     () => (sink += fromBinary(FrameSchema, bytes.message).frame.value.data.length),
   ],
   ['audio', 'encode', 'ours', () => (sink += encodeFrame(audioValue).length)],
-  [
-    'audio',
-    'encode',
-    'raw',
-    () => (sink += toBinary(FrameSchema, create(FrameSchema, rawInit.audio)).length),
-  ],
+  ['audio', 'encode', 'raw', rawEncode(rawInit.audio)],
   ['audio', 'decode', 'ours', () => (sink += decodeFrame(bytes.audio).audio.length)],
   [
     'audio',
@@ -185,9 +159,6 @@ for (const [payload, op, impl, fn] of cases) {
 }
 if (sink === 0) throw new Error('nothing measured');
 
-console.log(
-  `frame codec throughput, ours vs @bufbuild/protobuf raw (median of rounds)\n${machineLine()}`,
-);
 const rows = [];
 for (const payload of ['message', 'message, pooled', 'audio', 'rtvi message']) {
   for (const op of ['encode', 'decode']) {
@@ -205,6 +176,7 @@ for (const payload of ['message', 'message, pooled', 'audio', 'rtvi message']) {
   }
 }
 printTable(
+  `frame codec throughput, ours vs @bufbuild/protobuf raw (median of rounds)`,
   [
     'payload',
     'op',
@@ -229,8 +201,7 @@ printTable(
 console.log(
   'ours time / raw: time per message of ours over the raw library (1.00x = no overhead; below 1: ours is faster).',
 );
-emitResult({
-  machine: machineInfo(),
+emitMeasured({
   rows: rows.map((r) => ({
     payload: r.payload,
     op: r.op,

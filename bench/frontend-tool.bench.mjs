@@ -21,29 +21,22 @@
 //                     `sendClientRequest('get_scenario_summary')`
 //   control (raw ws)  the same request from a raw ws client (protobuf frames, no client-js)
 // each call timed on its own (p50, p99). Bounded, loopback only, exits by itself.
-import {
-  dist,
-  emitResult,
-  machineInfo,
-  machineLine,
-  percentile,
-  printTable,
-  ratio,
-  watchdog,
-} from './lib/common.mjs';
+import { emitMeasured, percentile, printTable, ratio, watchdog } from './lib/common.mjs';
 
 watchdog('frontend-tool bench', 180);
-const { ScenaroSession, CollectionStore, createLoopbackPair, silentLogger } = await import(
-  dist('packages/sdk/dist/index.js')
-);
-const { createRtviTransport } = await import(dist('packages/sdk/dist/rtvi/index.js'));
+const { ScenaroSession, CollectionStore, createLoopbackPair, silentLogger } =
+  await import('@scenaro/sdk');
+const { createRtviTransport } = await import('@scenaro/sdk/rtvi');
 const {
   BotServer,
   FrontendToolCaller,
   silentLogger: silentAgentLogger,
-} = await import(dist('packages/agent/dist/index.js'));
-const { connectPipecatClient } = await import('./lib/pipecat-node.mjs');
-const { BenchClient, clientMessage, clientReady } = await import('./lib/rtvi-client.mjs');
+} = await import('@scenaro/agent');
+const { connectPipecatClient } = await import('@scenaro/agent/testing');
+const { clientMessage, clientReady } = await import('@scenaro/sdk/protocol');
+const { openClient } = await import('./lib/sessions.mjs');
+// websocket-transport's reconnecting socket logs every event to console.debug.
+console.debug = () => {};
 
 const CALLS = Number(process.argv[2] ?? 20000);
 const SOCKET_CALLS = Math.max(200, Math.round(CALLS / 10));
@@ -158,7 +151,8 @@ const server = await new BotServer({
     botSession ??= s;
   },
 }).listen();
-const client = await connectPipecatClient(server.url);
+const pipecat = await connectPipecatClient(server.url);
+const client = pipecat.client;
 const browser = newSession(createRtviTransport(client));
 browser.start();
 const announced = performance.now();
@@ -172,8 +166,8 @@ const rtviCaller = new FrontendToolCaller({
   destinationIdentity: botSession.rpc.remoteIdentity,
   logger: silentLogger,
 });
-const raw = await BenchClient.open(server.url);
-await raw.roundTrip(clientReady('ready_raw', { library: 'bench' }));
+const raw = await openClient(server.url);
+await raw.exchange(clientReady('ready_raw', { library: 'bench' }));
 const socketPaths = {
   'rtvi tool': async () => {
     const response = await rtviCaller.call(tool, args);
@@ -185,7 +179,7 @@ const socketPaths = {
     if (reply?.db_hash !== null) throw new Error(`unexpected summary ${JSON.stringify(reply)}`);
   },
   'control (raw ws)': async () => {
-    const reply = await raw.roundTrip(
+    const reply = await raw.exchange(
       clientMessage(`raw_${++sequence}`, 'get_scenario_summary', {}),
     );
     if (reply.type !== 'server-response') throw new Error(`unexpected ${JSON.stringify(reply)}`);
@@ -194,15 +188,13 @@ const socketPaths = {
 for (const [name, run] of Object.entries(socketPaths))
   results[name] = await measureEach(run, SOCKET_CALLS);
 browser.stop();
-raw.close();
-await client.disconnect();
+raw.terminate();
+await pipecat.disconnect();
 await server.close();
 
-console.log(
-  `frontend tool call overhead vs a bare call and vs the control-plane round trip\n${machineLine()}`,
-);
 const baseline = (name) => (name in loopbackPaths ? results.bare : results['control (client)']);
 printTable(
+  'frontend tool call overhead vs a bare call and vs the control-plane round trip',
   ['path', 'transport', 'calls', 'p50 µs/call', 'p99 µs/call', 'p50 vs baseline', 'baseline'],
   Object.entries(results).map(([name, r]) => [
     name,
@@ -219,4 +211,4 @@ console.log(
     `caller - bare ${(results.caller.p50 - results.bare.p50).toFixed(2)} µs; ` +
     `RTVI tool call / control-plane round trip on the same client: ${ratio(results['rtvi tool'].p50, results['control (client)'].p50)} (p50)`,
 );
-emitResult({ machine: machineInfo(), results });
+emitMeasured({ results });

@@ -25,23 +25,17 @@ import {
 } from '@scenaro/domains';
 import { replayDomain } from '@scenaro/eval';
 import {
-  emitResult,
+  emitMeasured,
   evalDataRoot,
-  hasEvalData,
-  machineInfo,
-  machineLine,
   printTable,
   ratio,
+  skipWithoutEvalData,
   watchdog,
 } from './lib/common.mjs';
 
 watchdog('replay bench', 300);
+skipWithoutEvalData('replay bench');
 const dataRoot = evalDataRoot;
-if (!hasEvalData) {
-  console.log(`replay bench skipped: no tau2 data root at ${dataRoot}`);
-  emitResult({ skipped: `no tau2 data at ${dataRoot}` });
-  process.exit(0);
-}
 const clockArg = process.argv.indexOf('--clock');
 const clock = clockArg >= 0 ? process.argv[clockArg + 1] : 'reference';
 const today = clock === 'tau2' ? TAU2_TELECOM_TODAY : NEMO_REFERENCE_TODAY;
@@ -89,10 +83,8 @@ for (const row of rows) {
 }
 const cloneHashMs = rows.reduce((a, r) => a + r.clone_hash_ms, 0);
 
-console.log(
-  `gold replay of every tau2 scenario, telecom clock ${today} (${clock}), one shared db cache\n${machineLine()}`,
-);
 printTable(
+  `gold replay of every tau2 scenario, telecom clock ${today} (${clock}), one shared db cache`,
   ['domain', 'scenarios', 'replay s', 'scenarios/s', 'clone+hash s', 'replay / clone+hash'],
   [
     ...rows.map((r) => [
@@ -121,8 +113,7 @@ const met = wall < 60_000;
 console.log(
   `target (issue 9): replay of all tau2 under 60 s: ${met ? 'MET' : 'NOT MET'} (${(wall / 1000).toFixed(1)} s)`,
 );
-emitResult({
-  machine: machineInfo(),
+emitMeasured({
   clock,
   today,
   rows,

@@ -6,11 +6,10 @@
 //   <- 'report'  -> {cpu_ms, peak_rss, peak_heap, rss, heap, sessions}
 //   <- 'stop'                          close the bots and exit
 // Usage: fork('bench/lib/bots-child.mjs', [dataRoot, domainName]).
-import { dist } from './common.mjs';
+import { builtInDomains } from '@scenaro/domains';
+import { startLocalBots } from '@scenaro/eval';
 
 const [dataRoot, domainName] = process.argv.slice(2);
-const { startLocalBots } = await import(dist('packages/eval/dist/index.js'));
-const { builtInDomains } = await import(dist('packages/domains/dist/index.js'));
 const domain = builtInDomains().get(domainName);
 if (!domain) throw new Error(`unknown domain ${domainName}`);
 const bots = await startLocalBots({ domains: [domain], dataRoot });

@@ -1,24 +1,16 @@
 // Shared helpers of the benchmarks: paths, statistics, table printing, machine facts, a
-// watchdog, and the result hand-off to bench/run-all.mjs (BENCH_RESULT_FILE).
+// watchdog, and the result hand-off to bench/run-all.mjs (BENCH_RESULT_FILE). Benchmarks import
+// the built packages by name (`@scenaro/agent`, `@scenaro/sdk/protocol`, ...): `npm run build`
+// first.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The tau2 data root (read-only reference data beside the repository). */
 export const evalDataRoot = path.resolve(repoRoot, '../shared/eval-data');
 export const hasEvalData = existsSync(path.join(evalDataRoot, 'reference_scenarios.json'));
-
-/** `file:` URL of a file in the repository, for `import()` of built `packages/*\/dist` modules. */
-export function dist(relative) {
-  const file = path.join(repoRoot, relative);
-  if (!existsSync(file)) {
-    console.error(`${relative} is missing: run \`npm run build\` first.`);
-    process.exit(1);
-  }
-  return pathToFileURL(file).href;
-}
 
 /** The `q` quantile of an ascending array (nearest rank). */
 export function percentile(sorted, q) {
@@ -31,8 +23,12 @@ export function median(values) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** Print a Markdown table (numbers right-aligned), ready to paste into BENCHMARKS.md. */
-export function printTable(header, rows) {
+/**
+ * Print the bench's title, the machine it ran on, then a Markdown table (numbers right-aligned),
+ * ready to paste into BENCHMARKS.md.
+ */
+export function printTable(title, header, rows) {
+  console.log(`${title}\n${machineLine()}`);
   const cells = rows.map((row) => row.map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i].length)));
   const line = (row) => `| ${row.map((c, i) => c.padStart(widths[i])).join(' | ')} |`;
@@ -85,6 +81,19 @@ export function watchdog(name, seconds) {
 export function emitResult(result) {
   const file = process.env.BENCH_RESULT_FILE;
   if (file) writeFileSync(file, JSON.stringify(result, null, 2));
+}
+
+/** Hand the bench's numbers to run-all, with the machine they were measured on. */
+export function emitMeasured(result) {
+  emitResult({ machine: machineInfo(), ...result });
+}
+
+/** Without the tau2 data beside the repository: say so, hand run-all a skip and exit 0. */
+export function skipWithoutEvalData(bench) {
+  if (hasEvalData) return;
+  console.log(`${bench} skipped: no tau2 data at ${evalDataRoot}`);
+  emitResult({ skipped: `no tau2 data at ${evalDataRoot}` });
+  process.exit(0);
 }
 
 /** Positive integer from argv or the fallback; exits on anything else. */

@@ -10,9 +10,8 @@ import { createRtviTransport } from '@scenaro/sdk/rtvi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIChatModel, silentLogger } from '@scenaro/agent';
 import type { BotSession } from '@scenaro/agent';
-import { startOpenAITestServer } from '../../../packages/agent/src/test-support/openai-test-server.js';
-import type { OpenAITestServer } from '../../../packages/agent/src/test-support/openai-test-server.js';
-import { connectPipecatClient } from '../../../packages/agent/src/test-support/pipecat-client.js';
+import { connectPipecatClient, startOpenAITestServer } from '@scenaro/agent/testing';
+import type { OpenAITestServer } from '@scenaro/agent/testing';
 import { startDemo } from '@scenaro/demo/server';
 import type { DemoServer } from '@scenaro/demo/server';
 

@@ -33,9 +33,12 @@ export * from './conversation/model.js';
 export * from './conversation/engine.js';
 export * from './conversation/scripted-plan.js';
 export * from './conversation/scripted-policies.js';
+export * from './conversation/stop-tokens.js';
 export * from './conversation/openai-model.js';
 export * from './rpc/index.js';
 export * from './server/rtvi-rpc-transport.js';
+export * from './client/rtvi-client.js';
+
 // The Python semantics the hashes and the control plane depend on (all of them: `@scenaro/agent/python`).
 export {
   compareCodePoints,

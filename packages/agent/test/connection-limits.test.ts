@@ -7,10 +7,10 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotServer, silentLogger } from '../src/index.js';
 import type { BotServerOptions } from '../src/index.js';
-import { TestClient, pollUntil, upgradeStatus } from './test-client.js';
+import { RtviClient, pollUntil, upgradeStatus } from '../src/testing/index.js';
 
 const servers: BotServer[] = [];
-const clients: TestClient[] = [];
+const clients: RtviClient[] = [];
 const sockets: Socket[] = [];
 
 async function start(options: BotServerOptions): Promise<BotServer> {
@@ -19,8 +19,8 @@ async function start(options: BotServerOptions): Promise<BotServer> {
   return server;
 }
 
-async function open(server: BotServer, ready: boolean): Promise<TestClient> {
-  const client = ready ? await TestClient.ready(server.url) : await TestClient.connect(server.url);
+async function open(server: BotServer, ready: boolean): Promise<RtviClient> {
+  const client = ready ? await RtviClient.ready(server.url) : await RtviClient.connect(server.url);
   clients.push(client);
   return client;
 }

@@ -7,13 +7,13 @@ import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { BotServer, getDictHash, silentLogger } from '../src/index.js';
 import type { ConversationHost } from '../src/index.js';
 import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
-import { TestClient, nextId } from './test-client.js';
+import { RtviClient, nextRequestId } from '../src/testing/index.js';
 
 const OTHER_DB = { users: [{ user_id: 'u9', name: 'Eve', balance: 99 }] };
 
 let data: { root: string; cleanup: () => void };
 let server: BotServer;
-const clients: TestClient[] = [];
+const clients: RtviClient[] = [];
 
 beforeAll(async () => {
   data = makeDataRoot({ other: OTHER_DB });
@@ -39,15 +39,15 @@ afterAll(async () => {
   data?.cleanup();
 });
 
-async function client(): Promise<TestClient> {
-  const c = await TestClient.ready(server.url);
+async function client(): Promise<RtviClient> {
+  const c = await RtviClient.ready(server.url);
   clients.push(c);
   return c;
 }
 
 /** Send every `[t, d]` at once, then wait for all the answers; returns the replies' `d` in order. */
-async function burst(c: TestClient, requests: [string, unknown][]): Promise<unknown[]> {
-  const ids = requests.map(([t]) => nextId(t));
+async function burst(c: RtviClient, requests: [string, unknown][]): Promise<unknown[]> {
+  const ids = requests.map(([t]) => nextRequestId(t));
   requests.forEach(([t, d], i) => c.send(clientMessage(ids[i] as string, t, d)));
   const replies: RTVIMessage[] = [];
   for (const id of ids) {
@@ -135,9 +135,9 @@ describe('state-changing control messages sent without waiting', () => {
   it('runs reset, update_system_prompt, apply_sync_delta and send-text in arrival order', async () => {
     const c = await client();
     await burst(c, [prompt('first'), init({ db_path: 'test/db.json' })]);
-    const textId = nextId('text');
+    const textId = nextRequestId('text');
     const ids = ['reset', 'update_system_prompt', 'apply_initialization', 'apply_sync_delta'].map(
-      (t) => nextId(t),
+      (t) => nextRequestId(t),
     );
     c.send(clientMessage(ids[0] as string, 'reset', {}));
     c.send(clientMessage(ids[1] as string, ...prompt('second')));

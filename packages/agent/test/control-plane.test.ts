@@ -4,16 +4,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientReady } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
+import { getDictHash, pythonRepr, sanitizeContextForTransport } from '../src/index.js';
+import type { BotServer, BotServerOptions, ConversationHost, JsonObject } from '../src/index.js';
+import { TEST_DB, listenTestServer, startTestServer, testDbWith } from './fixtures.js';
+import type { TestServer } from './fixtures.js';
 import {
-  BotServer,
-  getDictHash,
-  pythonRepr,
-  sanitizeContextForTransport,
-  silentLogger,
-} from '../src/index.js';
-import type { BotServerOptions, ConversationHost, JsonObject } from '../src/index.js';
-import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
-import { TestClient, httpJson, nextId, pollUntil, upgradeStatus } from './test-client.js';
+  RtviClient,
+  httpJson,
+  nextRequestId,
+  pollUntil,
+  upgradeStatus,
+} from '../src/testing/index.js';
 
 const SUFFIX = 'Always answer in English.';
 const OUTGOING_CAP = 50_000;
@@ -29,12 +30,12 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
-let data: { root: string; cleanup: () => void };
+let fixture: TestServer;
 let server: BotServer;
 let lastHost: ConversationHost | undefined;
 let slowGate = deferred();
 let slowStarted = 0;
-const openClients: TestClient[] = [];
+const openClients: RtviClient[] = [];
 const extraServers: BotServer[] = [];
 
 /** A conversation that appends `send-text` content to the context (`json:` = a whole message). */
@@ -55,42 +56,36 @@ async function slowHandler(d: unknown): Promise<unknown> {
 }
 
 async function startServer(options: BotServerOptions = {}): Promise<BotServer> {
-  const s = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger: silentLogger,
-    ...options,
-  }).listen();
+  const s = await listenTestServer({ dataRoot: fixture.dataRoot, ...options });
   extraServers.push(s);
   return s;
 }
 
 /** A ready client of `s` and the conversation host of its session. */
-async function connect(s: BotServer = server): Promise<{ c: TestClient; host: ConversationHost }> {
+async function connect(s: BotServer = server): Promise<{ c: RtviClient; host: ConversationHost }> {
   lastHost = undefined;
-  const c = await TestClient.ready(s.url);
+  const c = await RtviClient.ready(s.url);
   openClients.push(c);
   if (!lastHost) throw new Error('no conversation host was created');
   return { c, host: lastHost };
 }
 
-async function prompt(c: TestClient, d: JsonObject): Promise<unknown> {
+async function prompt(c: RtviClient, d: JsonObject): Promise<unknown> {
   return c.call('update_system_prompt', { add_suffix: false, tool_domain: 'test', ...d });
 }
 
-async function initialize(c: TestClient, d: JsonObject): Promise<unknown> {
+async function initialize(c: RtviClient, d: JsonObject): Promise<unknown> {
   return c.call('apply_initialization', { domain: 'test', ...d });
 }
 
 async function summary(
-  c: TestClient,
+  c: RtviClient,
   includeDb = false,
 ): Promise<{ actions: unknown[]; db_hash: string | null; db?: unknown }> {
   return c.call('get_scenario_summary', { include_db: includeDb });
 }
 
-async function contextJson(c: TestClient): Promise<unknown> {
+async function contextJson(c: RtviClient): Promise<unknown> {
   const { context } = await c.call<{ context: string }>('get_context_history', { format: 'json' });
   return JSON.parse(context);
 }
@@ -101,16 +96,15 @@ function errorOf(reply: RTVIMessage): string {
 }
 
 beforeAll(async () => {
-  data = makeDataRoot({ big: BIG_DB });
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger: silentLogger,
-    systemPromptSuffix: SUFFIX,
-    maxOutgoingBytes: OUTGOING_CAP,
-    conversation: recordingConversation,
-  }).listen();
+  fixture = await startTestServer(
+    {
+      systemPromptSuffix: SUFFIX,
+      maxOutgoingBytes: OUTGOING_CAP,
+      conversation: recordingConversation,
+    },
+    { big: BIG_DB },
+  );
+  server = fixture.server;
   server.registerClientMessage('slow', slowHandler);
 });
 
@@ -123,8 +117,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await Promise.all(extraServers.map((s) => s.close()));
-  await server?.close();
-  data?.cleanup();
+  await fixture?.close();
 });
 
 describe('update_system_prompt', () => {
@@ -157,7 +150,7 @@ describe('update_system_prompt', () => {
     c.send({
       label: 'rtvi-ai',
       type: 'send-text',
-      id: nextId('text'),
+      id: nextRequestId('text'),
       data: { content: 'hello' },
     });
     const before = await summary(c, true);
@@ -215,7 +208,12 @@ describe('update_system_prompt', () => {
       success: true,
       errors: [],
     });
-    c.send({ label: 'rtvi-ai', type: 'send-text', id: nextId('t'), data: { content: 'hi' } });
+    c.send({
+      label: 'rtvi-ai',
+      type: 'send-text',
+      id: nextRequestId('t'),
+      data: { content: 'hi' },
+    });
     expect(await contextJson(c)).toHaveLength(2);
     expect(await c.call('reset', {})).toBe(true);
     expect(await contextJson(c)).toEqual([{ role: 'system', content: 'P' }]);
@@ -237,8 +235,7 @@ describe('apply_initialization', () => {
         ],
       }),
     ).toEqual({ success: true, errors: [] });
-    const expected = structuredClone(TEST_DB);
-    (expected.users[0] as { balance: number }).balance = 5;
+    const expected = testDbWith({ u1: 5 });
     const before = await summary(c, true);
     expect(before).toEqual({ actions: [], db_hash: getDictHash(expected), db: expected });
 
@@ -360,8 +357,7 @@ describe('apply_initialization', () => {
         actions: [{ func_name: 'set_balance', arguments: { user_id: 'u2', balance: 3 } }],
       }),
     ).toEqual({ success: true, errors: [] });
-    const expected = structuredClone(TEST_DB);
-    (expected.users[1] as { balance: number }).balance = 3;
+    const expected = testDbWith({ u2: 3 });
     expect(await summary(c, true)).toEqual({
       actions: [],
       db_hash: getDictHash(expected),
@@ -458,6 +454,21 @@ describe('apply_sync_delta', () => {
 });
 
 describe('get_context_history', () => {
+  /** The last message: plain values, and one media key (`b64_json`). */
+  const CLOSING = {
+    role: 'assistant',
+    content: 'café ☕ 15.1 \\ done',
+    meta: {
+      ok: true,
+      no: false,
+      missing: null,
+      ratio: 1e-5,
+      price: 15.1,
+      n: 3,
+      b64_json: 'AAAA',
+      data: 'plain',
+    },
+  };
   const MESSAGES = [
     { role: 'system', content: 'You\'re "helpful"\nBe brief.' },
     {
@@ -481,20 +492,7 @@ describe('get_context_history', () => {
       ],
     },
     { role: 'tool', tool_call_id: 'c1', content: 'data:text/plain,hello' },
-    {
-      role: 'assistant',
-      content: 'café ☕ 15.1 \\ done',
-      meta: {
-        ok: true,
-        no: false,
-        missing: null,
-        ratio: 1e-5,
-        price: 15.1,
-        n: 3,
-        b64_json: 'AAAA',
-        data: 'plain',
-      },
-    },
+    CLOSING,
   ];
   const SANITIZED = [
     MESSAGES[0],
@@ -509,20 +507,7 @@ describe('get_context_history', () => {
     },
     MESSAGES[2],
     { role: 'tool', tool_call_id: 'c1', content: '<binary>' },
-    {
-      role: 'assistant',
-      content: 'café ☕ 15.1 \\ done',
-      meta: {
-        ok: true,
-        no: false,
-        missing: null,
-        ratio: 1e-5,
-        price: 15.1,
-        n: 3,
-        b64_json: '<file>',
-        data: 'plain',
-      },
-    },
+    { ...CLOSING, meta: { ...CLOSING.meta, b64_json: '<file>' } },
   ];
   // CPython 3's str() of json.loads(JSON.stringify(SANITIZED)).
   const PYTHON =
@@ -584,7 +569,7 @@ describe('get_context_history', () => {
       c.send({
         label: 'rtvi-ai',
         type: 'send-text',
-        id: nextId('text'),
+        id: nextRequestId('text'),
         data: { content: `json:${JSON.stringify(message)}` },
       });
     }
@@ -613,7 +598,7 @@ describe('get_scenario_summary', () => {
       success: true,
       errors: [],
     });
-    const id = nextId('big');
+    const id = nextRequestId('big');
     const reply = await c.request('get_scenario_summary', { include_db: true }, { id });
     expect(reply.id).toBe(id);
     const error = errorOf(reply);
@@ -627,7 +612,7 @@ describe('get_scenario_summary', () => {
 describe('concurrency on one socket', () => {
   it('answers a fast request while a slow one is still running', async () => {
     const { c } = await connect();
-    const slowId = nextId('slow');
+    const slowId = nextRequestId('slow');
     const slowReply = c.request('slow', { n: 1 }, { id: slowId });
     await pollUntil(() => slowStarted === 1, 'the slow handler to start');
     const fast = await c.request('get_scenario_summary', {});
@@ -661,8 +646,8 @@ describe('concurrency on one socket', () => {
 });
 
 describe('handshake', () => {
-  async function handshake(c: TestClient, data: unknown): Promise<RTVIMessage[]> {
-    const id = nextId('ready');
+  async function handshake(c: RtviClient, data: unknown): Promise<RTVIMessage[]> {
+    const id = nextRequestId('ready');
     const replies = await c.repliesTo(() =>
       c.send({ label: 'rtvi-ai', type: 'client-ready', id, data }),
     );
@@ -672,7 +657,7 @@ describe('handshake', () => {
   const about = { library: 'test', library_version: '0' };
 
   it('echoes a 1.x client version back and accepts 2.x', async () => {
-    const c = await TestClient.connect(server.url);
+    const c = await RtviClient.connect(server.url);
     openClients.push(c);
     for (const version of ['1.1.0', '1.0.0', '1.99.3']) {
       const [ready, ...rest] = await handshake(c, { version, about });
@@ -688,7 +673,7 @@ describe('handshake', () => {
   });
 
   it('answers an incompatible or missing version with an error-response, then bot-ready anyway', async () => {
-    const c = await TestClient.connect(server.url);
+    const c = await RtviClient.connect(server.url);
     openClients.push(c);
     const cases: [unknown, string][] = [
       [
@@ -713,9 +698,9 @@ describe('handshake', () => {
   });
 
   it('uses the builder as the real client does', async () => {
-    const c = await TestClient.connect(server.url);
+    const c = await RtviClient.connect(server.url);
     openClients.push(c);
-    const id = nextId('ready');
+    const id = nextRequestId('ready');
     c.send(clientReady(id, { library: '@pipecat-ai/client-js', library_version: '1.13.1' }));
     const ready = await c.waitFor((m) => m.type === 'bot-ready', 'bot-ready');
     expect(ready.id).toBe(id);
@@ -736,7 +721,7 @@ describe('server options', () => {
       [s.url, { Authorization: 'Bearer s3cret' }],
       [s.url, { Authorization: 'bearer   s3cret' }],
     ] as [string, Record<string, string>][]) {
-      const c = await TestClient.ready(url, { headers });
+      const c = await RtviClient.ready(url, { headers });
       openClients.push(c);
       expect(await c.call('reset', {})).toBe(true);
     }
@@ -744,10 +729,10 @@ describe('server options', () => {
 
   it('closes connections over maxSessions with 1013 and accepts again once one leaves', async () => {
     const s = await startServer({ maxSessions: 2 });
-    const c1 = await TestClient.ready(s.url);
-    const c2 = await TestClient.ready(s.url);
+    const c1 = await RtviClient.ready(s.url);
+    const c2 = await RtviClient.ready(s.url);
     openClients.push(c1, c2);
-    const c3 = await TestClient.connect(s.url);
+    const c3 = await RtviClient.connect(s.url);
     openClients.push(c3);
     expect(await c3.waitForClose()).toEqual({
       code: 1013,
@@ -755,7 +740,7 @@ describe('server options', () => {
     });
     await c1.close();
     await pollUntil(() => s.sessionCount === 1, 'the first session to end');
-    const c4 = await TestClient.ready(s.url);
+    const c4 = await RtviClient.ready(s.url);
     openClients.push(c4);
     expect(await c4.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
     expect(await c2.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
@@ -763,9 +748,9 @@ describe('server options', () => {
 
   it('with singleClient closes a second client with 1013', async () => {
     const s = await startServer({ singleClient: true });
-    const c1 = await TestClient.ready(s.url);
+    const c1 = await RtviClient.ready(s.url);
     openClients.push(c1);
-    const c2 = await TestClient.connect(s.url);
+    const c2 = await RtviClient.connect(s.url);
     openClients.push(c2);
     expect(await c2.waitForClose()).toEqual({
       code: 1013,
@@ -776,7 +761,7 @@ describe('server options', () => {
 
   it('in the production profile answers reset only', async () => {
     const s = await startServer({ profile: 'production' });
-    const c = await TestClient.ready(s.url);
+    const c = await RtviClient.ready(s.url);
     openClients.push(c);
     expect(await c.call('reset', {})).toBe(true);
     for (const t of [
@@ -814,9 +799,9 @@ describe('server options', () => {
     const s = await startServer({ shutdownGraceMs: 5000 });
     s.registerClientMessage('slow', slowHandler);
     const url = s.url;
-    const c = await TestClient.ready(url);
+    const c = await RtviClient.ready(url);
     openClients.push(c);
-    const id = nextId('slow');
+    const id = nextRequestId('slow');
     let answeredBeforeClose = false;
     c.ws.once('close', () => {
       answeredBeforeClose = c.messages.some((m) => m.id === id && m.type === 'server-response');

@@ -1,48 +1,32 @@
 // The conversation engine with the scripted reference agent, over a real socket with the real client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConversationEngine, createReferenceAgentModel, getDictHash } from '../src/index.js';
+import { pollUntil } from '../src/testing/index.js';
+import type { ConnectedClient } from '../src/testing/index.js';
 import {
-  BotServer,
-  createConversationEngine,
-  createReferenceAgentModel,
-  getDictHash,
-  silentLogger,
-} from '../src/index.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
-import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
+  TEST_DB,
+  agentPlan,
+  startWithPipecatClient,
+  systemPromptArgs,
+  testDbWith,
+} from './fixtures.js';
+import type { TestServer } from './fixtures.js';
 
-let server: BotServer;
-let data: { root: string; cleanup: () => void };
+let fixture: TestServer;
 let bot: ConnectedClient;
 
 beforeAll(async () => {
-  data = makeDataRoot();
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger: silentLogger,
+  const started = await startWithPipecatClient({
     conversation: createConversationEngine({
       model: createReferenceAgentModel,
       functionCallReportLevel: { '*': 'FULL' },
     }),
-  }).listen();
-  bot = await connectPipecatClient(server.url);
+  });
+  fixture = started;
+  bot = started.bot;
 });
 
-afterAll(async () => {
-  await bot?.disconnect();
-  await server?.close();
-  data?.cleanup();
-});
-
-const waitFor = async (check: () => boolean, ms = 5000) => {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+afterAll(() => fixture?.close());
 
 const turnComplete = (turn: number) => (m: unknown) =>
   (m as { type?: string; turn?: number }).type === 'turn-complete' &&
@@ -52,19 +36,19 @@ describe('scripted reference agent over RTVI', () => {
   it('loads a scenario with a plan', async () => {
     const c = bot.client;
     expect(
-      await c.sendClientRequest('update_system_prompt', {
-        prompt: 'You are a support agent.',
-        tools: JSON.stringify({ get_user: {}, add_credit: {}, end_conversation: {} }),
-        add_suffix: false,
-        tool_domain: 'test',
-      }),
+      await c.sendClientRequest(
+        'update_system_prompt',
+        systemPromptArgs(
+          'You are a support agent.',
+          ['get_user', 'add_credit', 'end_conversation'],
+          'test',
+        ),
+      ),
     ).toBe(true);
-    const plan = {
-      actions: [
-        { name: 'get_user', arguments: { user_id: 'u1' }, side: 'agent' },
-        { name: 'add_credit', arguments: { user_id: 'u1', amount: 5 }, side: 'agent' },
-      ],
-    };
+    const plan = agentPlan(
+      ['get_user', { user_id: 'u1' }],
+      ['add_credit', { user_id: 'u1', amount: 5 }],
+    );
     expect(
       await c.sendClientRequest('apply_initialization', {
         domain: 'test',
@@ -77,7 +61,7 @@ describe('scripted reference agent over RTVI', () => {
   it('greets on the first turn with events in order', async () => {
     bot.events.length = 0;
     bot.client.sendText('Hello', { audio_response: false });
-    await waitFor(() => bot.serverMessages.some(turnComplete(1)));
+    await pollUntil(() => bot.serverMessages.some(turnComplete(1)), 'turn 1');
     const names = bot.events.map(([name]) => name);
     expect(names).toEqual([
       'onUserLlmText',
@@ -101,7 +85,7 @@ describe('scripted reference agent over RTVI', () => {
 
   it('carries out the plan through the real tool path, then closes the conversation', async () => {
     bot.client.sendText('I need credit on my account', { audio_response: false });
-    await waitFor(() => bot.serverMessages.some(turnComplete(2)));
+    await pollUntil(() => bot.serverMessages.some(turnComplete(2)), 'turn 2');
     const confirm = bot.serverMessages.find(turnComplete(2)) as { text: string };
     expect(confirm.text).toMatch(
       /I will do this: get_user\(user_id="u1"\); add_credit\(user_id="u1", amount=5\)\. Shall I go ahead\?$/,
@@ -111,7 +95,7 @@ describe('scripted reference agent over RTVI', () => {
     ).toEqual([]);
     bot.events.length = 0;
     bot.client.sendText('Yes, please go ahead.', { audio_response: false });
-    await waitFor(() => bot.serverMessages.some(turnComplete(3)));
+    await pollUntil(() => bot.serverMessages.some(turnComplete(3)), 'turn 3');
     const second = bot.serverMessages.find(turnComplete(3)) as { text: string; exit?: string };
     expect(second.exit).toBeUndefined();
     expect(second.text).toMatch(/add_credit\(user_id="u1", amount=5\) -> \{"balance":15\}/);
@@ -121,7 +105,7 @@ describe('scripted reference agent over RTVI', () => {
       `get_user(user_id="u1") -> {"user_id":"u1","name":"Ada","balance":10}`,
     );
     bot.client.sendText("No, that's all.", { audio_response: false });
-    await waitFor(() => bot.serverMessages.some(turnComplete(4)));
+    await pollUntil(() => bot.serverMessages.some(turnComplete(4)), 'turn 4');
     const names = bot.events.map(([name]) => name);
     // tool calls of the first model call, then the report and the end tool, then the exit push
     expect(names.indexOf('onLLMFunctionCallInProgress')).toBeGreaterThan(
@@ -161,8 +145,7 @@ describe('scripted reference agent over RTVI', () => {
       }),
     );
 
-    const expected = structuredClone(TEST_DB);
-    (expected.users[0] as { balance: number }).balance = 15;
+    const expected = testDbWith({ u1: 15 });
     const summary = (await bot.client.sendClientRequest('get_scenario_summary', {})) as {
       actions: unknown[];
       db_hash: string;

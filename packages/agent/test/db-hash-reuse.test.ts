@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sendText } from '@scenaro/sdk/protocol';
 import {
-  BotServer,
   ToolError,
   beginDbWrite,
   createScenarioState,
@@ -15,16 +14,33 @@ import {
   getDictHash,
   markDbChanged,
   sessionDbHash,
-  silentLogger,
 } from '../src/index.js';
-import type { BoundTool, ConversationHost, Db, JsonObject, ToolDefinition } from '../src/index.js';
-import { TEST_DB, makeDataRoot, testDomain, testRegistry } from './fixtures.js';
-import { TestClient, nextId, pollUntil } from './test-client.js';
+import type {
+  BotServer,
+  BoundTool,
+  ConversationHost,
+  Db,
+  JsonObject,
+  ToolDefinition,
+} from '../src/index.js';
+import { TEST_DB, startTestServer, testDomain } from './fixtures.js';
+import type { TestServer } from './fixtures.js';
+import { RtviClient, nextRequestId, pollUntil } from '../src/testing/index.js';
 
 function stateWith(db: Db | undefined) {
   const state = createScenarioState();
   state.db = db;
   return state;
+}
+
+/** A tool without parameters. */
+function noArgTool(
+  name: string,
+  kind: ToolDefinition['kind'],
+  description: string,
+  execute: ToolDefinition['execute'],
+): ToolDefinition {
+  return { name, description, kind, parameters: { type: 'object', properties: {} }, execute };
 }
 
 function bind(tool: ToolDefinition): BoundTool {
@@ -79,40 +95,37 @@ describe('sessionDbHash', () => {
   it('is fresh after every tool call: write, read, refused after a partial change, async', async () => {
     const state = stateWith(structuredClone(TEST_DB));
     const addCredit = testDomain.tools!.find((t) => t.name === 'add_credit')!;
-    const sneakyRead: ToolDefinition = {
-      name: 'sneaky_read',
-      description: 'A "read" tool that writes anyway.',
-      kind: 'read',
-      parameters: { type: 'object', properties: {} },
-      execute: (_args, { state: s }) => {
+    const sneakyRead = noArgTool(
+      'sneaky_read',
+      'read',
+      'A "read" tool that writes anyway.',
+      (_args, { state: s }) => {
         users(s.db)[1]!['balance'] = 7;
         return 'ok';
       },
-    };
-    const halfFailing: ToolDefinition = {
-      name: 'half_failing',
-      description: 'Changes the db, then refuses.',
-      kind: 'write',
-      parameters: { type: 'object', properties: {} },
-      execute: (_args, { state: s }) => {
+    );
+    const halfFailing = noArgTool(
+      'half_failing',
+      'write',
+      'Changes the db, then refuses.',
+      (_args, { state: s }) => {
         users(s.db)[0]!['name'] = 'Changed';
         throw new ToolError('refused');
       },
-    };
+    );
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slowWrite: ToolDefinition = {
-      name: 'slow_write',
-      description: 'Writes across an await.',
-      kind: 'write',
-      parameters: { type: 'object', properties: {} },
-      execute: async (_args, { state: s }) => {
+    const slowWrite = noArgTool(
+      'slow_write',
+      'write',
+      'Writes across an await.',
+      async (_args, { state: s }) => {
         users(s.db)[0]!['balance'] = 500;
         await gate;
         users(s.db)[0]!['balance'] = 501;
         return 'done';
       },
-    };
+    );
 
     const check = () => expect(sessionDbHash(state)).toBe(getDictHash(state.db!));
     check();
@@ -134,18 +147,13 @@ describe('sessionDbHash', () => {
 });
 
 describe('db_hash over the control plane', () => {
-  let data: { root: string; cleanup: () => void };
+  let fixture: TestServer;
   let server: BotServer;
-  const clients: TestClient[] = [];
+  const clients: RtviClient[] = [];
   let turnsDone = 0;
 
   beforeAll(async () => {
-    data = makeDataRoot();
-    server = await new BotServer({
-      port: 0,
-      registry: testRegistry(),
-      dataRoot: data.root,
-      logger: silentLogger,
+    fixture = await startTestServer({
       conversation: (h: ConversationHost) => {
         return {
           // A conversation that runs a tool for each user turn ("credit u2 3").
@@ -159,7 +167,8 @@ describe('db_hash over the control plane', () => {
           },
         };
       },
-    }).listen();
+    });
+    server = fixture.server;
     // An application's own handler that changes the db in place.
     server.registerClientMessage('rename_user', (d, session) => {
       const { user_id, name } = d as { user_id: string; name: string };
@@ -174,13 +183,10 @@ describe('db_hash over the control plane', () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
   });
 
-  afterAll(async () => {
-    await server?.close();
-    data?.cleanup();
-  });
+  afterAll(() => fixture?.close());
 
-  async function ready(): Promise<TestClient> {
-    const c = await TestClient.ready(server.url);
+  async function ready(): Promise<RtviClient> {
+    const c = await RtviClient.ready(server.url);
     clients.push(c);
     expect(
       await c.call('update_system_prompt', {
@@ -200,7 +206,7 @@ describe('db_hash over the control plane', () => {
   }
 
   /** The summary's hash, checked against the hash of the db it returns. */
-  async function consistentHash(c: TestClient): Promise<string> {
+  async function consistentHash(c: RtviClient): Promise<string> {
     const quick = await c.call<{ db_hash: string }>('get_scenario_summary', {});
     const full = await c.call<{ db_hash: string; db: Db }>('get_scenario_summary', {
       include_db: true,
@@ -241,7 +247,7 @@ describe('db_hash over the control plane', () => {
             await c.call('rename_user', { user_id: id, name: o.name });
           } else if (o.kind === 'text') {
             const target = turnsDone + 1;
-            c.send(sendText(nextId(), `credit ${id} ${o.amount}`));
+            c.send(sendText(nextRequestId(), `credit ${id} ${o.amount}`));
             await pollUntil(() => turnsDone === target, 'the conversation turn to run its tool');
           } else if (o.kind === 'init') {
             const db = structuredClone(TEST_DB);

@@ -1,11 +1,19 @@
 /**
- * A small test domain and data root for server tests.
+ * A small test domain, a data root and a bot server for server tests.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DomainRegistry, ToolError } from '../src/index.js';
-import type { Db, DomainModule, JsonObject } from '../src/index.js';
+import { BotServer, DomainRegistry, ToolError, silentLogger } from '../src/index.js';
+import type {
+  BotServerOptions,
+  Db,
+  DomainModule,
+  JsonObject,
+  ToolParametersSchema,
+} from '../src/index.js';
+import { connectPipecatClient } from '../src/testing/index.js';
+import type { ConnectedClient } from '../src/testing/index.js';
 
 export const TEST_DB = {
   users: [
@@ -14,6 +22,38 @@ export const TEST_DB = {
   ],
   settings: { currency: 'EUR' },
 };
+
+/** `update_system_prompt` arguments: the prompt and the named tools as they are, no suffix. */
+export function systemPromptArgs(prompt: string, tools: string[], toolDomain: string): JsonObject {
+  return {
+    prompt,
+    tools: JSON.stringify(Object.fromEntries(tools.map((name) => [name, {}]))),
+    add_suffix: false,
+    tool_domain: toolDomain,
+  };
+}
+
+/** A scripted plan (`scripted_plan`) of agent-side actions, given as `[tool, arguments]`. */
+export function agentPlan(...actions: [string, JsonObject][]): {
+  actions: { name: string; arguments: JsonObject; side: 'agent' }[];
+} {
+  return { actions: actions.map(([name, args]) => ({ name, arguments: args, side: 'agent' })) };
+}
+
+/** A fresh copy of {@link TEST_DB} with these users' balances. */
+export function testDbWith(balances: Record<string, number>): typeof TEST_DB {
+  const db = structuredClone(TEST_DB);
+  for (const user of db.users) {
+    const balance = balances[user.user_id];
+    if (balance !== undefined) user.balance = balance;
+  }
+  return db;
+}
+
+/** Tool parameters: one required string. */
+export function requiredString(name: string): ToolParametersSchema {
+  return { type: 'object', properties: { [name]: { type: 'string' } }, required: [name] };
+}
 
 function users(db: Db): JsonObject[] {
   return db['users'] as JsonObject[];
@@ -27,11 +67,7 @@ export const testDomain: DomainModule = {
       aliases: ['GetUserTool'],
       description: 'Look up a user.',
       kind: 'read',
-      parameters: {
-        type: 'object',
-        properties: { user_id: { type: 'string' } },
-        required: ['user_id'],
-      },
+      parameters: requiredString('user_id'),
       execute(args, { state }) {
         const user = users(state.db ?? {}).find((u) => u['user_id'] === args['user_id']);
         if (!user) throw new ToolError(`User ${String(args['user_id'])} not found`);
@@ -98,4 +134,66 @@ export function makeDataRoot(extra: Record<string, unknown> = {}): {
     writeFileSync(join(root, 'test', `${name}.json`), JSON.stringify(value));
   }
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A bot server on a free port: silent logs and the test registry unless `options` say otherwise. */
+export function listenTestServer(options: BotServerOptions = {}): Promise<BotServer> {
+  return new BotServer({
+    port: 0,
+    registry: testRegistry(),
+    logger: silentLogger,
+    ...options,
+  }).listen();
+}
+
+/** A bot server on a free port with the test domain, over its own temporary data root. */
+export interface TestServer {
+  server: BotServer;
+  dataRoot: string;
+  /** Close the server, then remove the data root. */
+  close(): Promise<void>;
+}
+
+/** Start a {@link TestServer} (see {@link listenTestServer}); `extraData` adds dbs to its data root. */
+export async function startTestServer(
+  options: BotServerOptions = {},
+  extraData: Record<string, unknown> = {},
+): Promise<TestServer> {
+  const data = makeDataRoot(extraData);
+  try {
+    const server = await listenTestServer({ dataRoot: data.root, ...options });
+    return {
+      server,
+      dataRoot: data.root,
+      async close() {
+        await server.close();
+        data.cleanup();
+      },
+    };
+  } catch (err) {
+    data.cleanup();
+    throw err;
+  }
+}
+
+/** A {@link TestServer} with a real Pipecat client connected; `close()` disconnects it first. */
+export async function startWithPipecatClient(
+  options: BotServerOptions = {},
+): Promise<TestServer & { bot: ConnectedClient }> {
+  const test = await startTestServer(options);
+  let bot: ConnectedClient;
+  try {
+    bot = await connectPipecatClient(test.server.url);
+  } catch (err) {
+    await test.close();
+    throw err;
+  }
+  return {
+    ...test,
+    bot,
+    async close() {
+      await bot.disconnect();
+      await test.close();
+    },
+  };
 }

@@ -13,8 +13,8 @@ import {
   silentLogger,
 } from '../src/index.js';
 import type { ChatModel, ContextMessage, DomainModule, ToolDefinition } from '../src/index.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
+import { connectPipecatClient, pollUntil } from '../src/testing/index.js';
+import type { ConnectedClient } from '../src/testing/index.js';
 
 const frontendTool = (name: string, timeoutMs?: number): ToolDefinition => ({
   name,
@@ -70,13 +70,9 @@ let session: ScenaroSession;
 const features: FeatureEvent[] = [];
 let started: string[] = [];
 
-const waitFor = async (check: () => boolean, ms = 8000) => {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+/** How long a tool call may take. */
+const CALL_MS = 8000;
+const waitFor = (check: () => boolean) => pollUntil(check, 'the tool call', CALL_MS);
 
 beforeEach(async () => {
   toolResults.length = 0;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CONTROL_MESSAGE_NAMES,
   FrameDecodeError,
   decodeFrame,
   decodeRtviFrame,
@@ -16,9 +17,8 @@ import {
   parseClientToServer,
   parseEnvelope,
 } from '@scenaro/sdk/protocol';
-import type { PipecatFrame } from '@scenaro/sdk/protocol';
+import type { ControlMessageName, PipecatFrame } from '@scenaro/sdk/protocol';
 import {
-  BotServer,
   DbCache,
   DbParseError,
   DbPathError,
@@ -27,11 +27,11 @@ import {
   loadDbArtifact,
   parseDeltaPath,
   setAtPath,
-  silentLogger,
 } from '../src/index.js';
-import type { Db } from '../src/index.js';
-import { makeDataRoot, testRegistry } from './fixtures.js';
-import { TestClient } from './test-client.js';
+import type { BotServer, Db } from '../src/index.js';
+import { startTestServer } from './fixtures.js';
+import type { TestServer } from './fixtures.js';
+import { RtviClient } from '../src/testing/index.js';
 
 /** Same seed every run: a failure prints its counterexample and reproduces. */
 const SEED = 20_251_130;
@@ -296,15 +296,6 @@ describe('envelope parser', () => {
 
 // --- control-plane arguments over a live session ------------------------------------------------
 
-const CONTROL = [
-  'reset',
-  'update_system_prompt',
-  'get_context_history',
-  'get_scenario_summary',
-  'apply_initialization',
-  'apply_sync_delta',
-] as const;
-
 const toolsJson = fc.oneof(
   fc.constantFrom(
     '{"get_user": {}}',
@@ -345,7 +336,7 @@ const deltaPath = fc.oneof(
   fc.string({ maxLength: 15 }),
 );
 /** Shape-aware `d` for each message: the documented keys, values of any type. */
-const argsFor: Record<(typeof CONTROL)[number], fc.Arbitrary<unknown>> = {
+const argsFor: Record<ControlMessageName, fc.Arbitrary<unknown>> = {
   reset: parsedJson,
   update_system_prompt: fc.record(
     {
@@ -382,22 +373,17 @@ const argsFor: Record<(typeof CONTROL)[number], fc.Arbitrary<unknown>> = {
 };
 
 describe('control-plane arguments over a live session', () => {
+  let fixture: TestServer;
   let server: BotServer;
-  let data: { root: string; cleanup: () => void };
-  let client: TestClient;
-  let bystander: TestClient;
+  let client: RtviClient;
+  let bystander: RtviClient;
   let sequence = 0;
 
   beforeAll(async () => {
-    data = makeDataRoot();
-    server = await new BotServer({
-      port: 0,
-      registry: testRegistry(),
-      dataRoot: data.root,
-      logger: silentLogger,
-    }).listen();
-    client = await TestClient.ready(server.url);
-    bystander = await TestClient.ready(server.url);
+    fixture = await startTestServer();
+    server = fixture.server;
+    client = await RtviClient.ready(server.url);
+    bystander = await RtviClient.ready(server.url);
     expect(
       await bystander.call('apply_initialization', {
         domain: 'test',
@@ -409,11 +395,10 @@ describe('control-plane arguments over a live session', () => {
   afterAll(async () => {
     await client?.close();
     await bystander?.close();
-    await server?.close();
-    data?.cleanup();
+    await fixture?.close();
   });
 
-  for (const t of CONTROL) {
+  for (const t of CONTROL_MESSAGE_NAMES) {
     it(`answers every ${t} with server-response or error-response and stays alive`, async () => {
       const replies = new Map<string, number>();
       await fc.assert(

@@ -8,12 +8,12 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientMessage, encodeRtviFrame } from '@scenaro/sdk/protocol';
+import { CONTROL_MESSAGE_NAMES, clientMessage, encodeRtviFrame } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import { BotServer, getDictHash } from '../src/index.js';
-import type { DomainRegistry } from '../src/index.js';
-import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
-import { TestClient, nextId, pollUntil } from './test-client.js';
+import type { BotServer, DomainRegistry } from '../src/index.js';
+import { getDictHash } from '../src/index.js';
+import { TEST_DB, listenTestServer, makeDataRoot, testDbWith, testRegistry } from './fixtures.js';
+import { RtviClient, nextRequestId, pollUntil } from '../src/testing/index.js';
 
 // A real pino logger at debug level into a sink: hostile data is serialized by the logger too.
 const sink = new Writable({
@@ -26,23 +26,21 @@ const logger = pino({ level: 'debug' }, sink);
 let server: BotServer;
 let data: { root: string; cleanup: () => void };
 let outside: string;
-let a: TestClient;
-let b: TestClient;
-const extraClients: TestClient[] = [];
-const hashes = new Map<TestClient, string | null>();
+let a: RtviClient;
+let b: RtviClient;
+const extraClients: RtviClient[] = [];
+const hashes = new Map<RtviClient, string | null>();
 
 const DEPTH = 100_000;
 const deepObject = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
 const deepArray = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
 
 function dbWithBalance(balance: number): typeof TEST_DB {
-  const db = structuredClone(TEST_DB);
-  (db.users[0] as { balance: number }).balance = balance;
-  return db;
+  return testDbWith({ u1: balance });
 }
 
 /** update_system_prompt + apply_initialization (u1's balance set); records the expected hash. */
-async function startScenario(client: TestClient, balance: number): Promise<string> {
+async function startScenario(client: RtviClient, balance: number): Promise<string> {
   expect(
     await client.call('update_system_prompt', {
       prompt: `scenario ${balance}`,
@@ -64,8 +62,8 @@ async function startScenario(client: TestClient, balance: number): Promise<strin
 }
 
 /** A fresh ready session with an empty scenario (no db). */
-async function freshSession(): Promise<TestClient> {
-  const client = await TestClient.ready(server.url);
+async function freshSession(): Promise<RtviClient> {
+  const client = await RtviClient.ready(server.url);
   extraClients.push(client);
   expect(await client.call('update_system_prompt', { prompt: 'fresh', add_suffix: false })).toBe(
     true,
@@ -75,7 +73,7 @@ async function freshSession(): Promise<TestClient> {
 }
 
 /** Each client is open and answers a summary round trip with its own, unchanged db_hash. */
-async function expectWorking(...clients: TestClient[]): Promise<void> {
+async function expectWorking(...clients: RtviClient[]): Promise<void> {
   for (const client of clients) {
     expect(client.isOpen, 'the connection is still open').toBe(true);
     expect(hashes.has(client), 'the client has an expected hash').toBe(true);
@@ -112,14 +110,13 @@ beforeAll(async () => {
   symlinkSync(join(outside, 'secret.json'), join(data.root, 'test', 'escape.json'));
   symlinkSync(join(outside, 'shards'), join(data.root, 'linkdir'));
   symlinkSync(join(data.root, 'test', 'db.json'), join(data.root, 'test', 'inner.json'));
-  server = await new BotServer({
-    port: 0,
+  server = await listenTestServer({
     registry: withNesting(testRegistry()),
     dataRoot: data.root,
     logger,
-  }).listen();
-  a = await TestClient.ready(server.url);
-  b = await TestClient.ready(server.url);
+  });
+  a = await RtviClient.ready(server.url);
+  b = await RtviClient.ready(server.url);
   await startScenario(a, 1);
   await startScenario(b, 2);
 });
@@ -228,7 +225,7 @@ describe('malformed envelopes', () => {
 
   it('answers an unknown RTVI type with error-response "Unsupported type X"', async () => {
     for (const type of ['bogus-type', 'append-to-context', 'server-response', 'bot-ready']) {
-      const id = nextId('unknown');
+      const id = nextRequestId('unknown');
       const replies = await a.repliesTo(() =>
         a.send({ label: 'rtvi-ai', type, id, data: { role: 'user', content: 'x' } }),
       );
@@ -263,7 +260,7 @@ describe('malformed envelopes', () => {
 
   it('answers a text WebSocket message with an RTVI error and keeps the connection', async () => {
     const replies = await a.repliesTo(() =>
-      a.sendText(
+      a.sendTextFrame(
         JSON.stringify(
           clientMessage('txt', 'get_scenario_summary', {}),
         ) /* valid JSON, wrong frame */,
@@ -276,7 +273,7 @@ describe('malformed envelopes', () => {
 
 describe('oversized messages', () => {
   it('closes a connection sending 2 MiB with 1009; other sessions are unaffected', async () => {
-    const c = await TestClient.ready(server.url);
+    const c = await RtviClient.ready(server.url);
     extraClients.push(c);
     const before = server.sessionCount;
     c.send(clientMessage('big', 'get_scenario_summary', { blob: 'x'.repeat(2 * 1024 * 1024) }));
@@ -426,15 +423,7 @@ describe('db_path errors', () => {
 });
 
 describe('deeply nested JSON (100k levels)', () => {
-  const names = [
-    'reset',
-    'update_system_prompt',
-    'get_context_history',
-    'get_scenario_summary',
-    'apply_initialization',
-    'apply_sync_delta',
-    'no_such_handler',
-  ];
+  const names = [...CONTROL_MESSAGE_NAMES, 'no_such_handler'];
 
   it.each(names)('survives a 100k-deep d for %s', async (t) => {
     for (const d of [deepObject, `{"delta": {"settings.x": ${deepObject}}, "x": ${deepArray}}`]) {
@@ -553,11 +542,11 @@ function withNesting(registry: DomainRegistry): DomainRegistry {
 describe('many concurrent sessions', () => {
   it('runs 200 sessions at once, each getting the db_hash of its own initialization', async () => {
     const count = 200;
-    const clients: TestClient[] = [];
+    const clients: RtviClient[] = [];
     try {
       const results = await Promise.all(
         Array.from({ length: count }, async (_, i) => {
-          const client = await TestClient.connect(server.url, { timeoutMs: 10_000 });
+          const client = await RtviClient.connect(server.url, { connectTimeoutMs: 10_000 });
           clients.push(client);
           await client.handshake();
           const balance = 1000 + i;

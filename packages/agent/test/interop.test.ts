@@ -1,23 +1,18 @@
 // The bot server against the real @pipecat-ai/client-js + websocket-transport in Node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BotServer, executeToolByName, getDictHash, silentLogger } from '../src/index.js';
+import { executeToolByName, getDictHash } from '../src/index.js';
 import type { ConversationHost } from '../src/index.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
-import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
+import { pollUntil } from '../src/testing/index.js';
+import type { ConnectedClient } from '../src/testing/index.js';
+import { startWithPipecatClient, testDbWith } from './fixtures.js';
+import type { TestServer } from './fixtures.js';
 
 const texts: { content: string; runImmediately: boolean; audioResponse: boolean }[] = [];
-let server: BotServer;
-let data: { root: string; cleanup: () => void };
+let fixture: TestServer;
 let bot: ConnectedClient;
 
 beforeAll(async () => {
-  data = makeDataRoot();
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger: silentLogger,
+  const started = await startWithPipecatClient({
     conversation: (host: ConversationHost) => ({
       async onUserText(content, options) {
         texts.push({ content, ...options });
@@ -33,23 +28,12 @@ beforeAll(async () => {
         }
       },
     }),
-  }).listen();
-  bot = await connectPipecatClient(server.url);
+  });
+  fixture = started;
+  bot = started.bot;
 });
 
-afterAll(async () => {
-  await bot?.disconnect();
-  await server?.close();
-  data?.cleanup();
-});
-
-const waitFor = async (check: () => boolean, ms = 3000) => {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+afterAll(() => fixture?.close());
 
 describe('real @pipecat-ai/client-js against the bot server', () => {
   it('completes the handshake with protocol 2.1.0', () => {
@@ -78,8 +62,7 @@ describe('real @pipecat-ai/client-js against the bot server', () => {
       }),
     ).toEqual({ success: true, errors: [] });
 
-    const expected = structuredClone(TEST_DB);
-    (expected.users[1] as { balance: number }).balance = 15.1;
+    const expected = testDbWith({ u2: 15.1 });
     expect(await c.sendClientRequest('get_scenario_summary', { include_db: false })).toEqual({
       actions: [],
       db_hash: getDictHash(expected),
@@ -136,7 +119,7 @@ describe('real @pipecat-ai/client-js against the bot server', () => {
 
   it('delivers send-text to the session hook with its options', async () => {
     bot.client.sendText('hello there', { audio_response: false });
-    await waitFor(() => texts.some((t) => t.content === 'hello there'));
+    await pollUntil(() => texts.some((t) => t.content === 'hello there'), 'the text', 3000);
     expect(texts.find((t) => t.content === 'hello there')).toEqual({
       content: 'hello there',
       runImmediately: true,
@@ -146,7 +129,7 @@ describe('real @pipecat-ai/client-js against the bot server', () => {
 
   it('pushes action-applied server-messages for write tools', async () => {
     bot.client.sendText('credit u1');
-    await waitFor(() => bot.serverMessages.length > 0);
+    await pollUntil(() => bot.serverMessages.length > 0, 'a server message', 3000);
     expect(bot.serverMessages[0]).toEqual({
       type: 'action-applied',
       action: {

@@ -1,21 +1,14 @@
 // The conversation engine driving an OpenAI-compatible LLM (a local test server that speaks the
 // streaming chat-completions protocol), over a real socket with the real @pipecat-ai/client-js.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BotServer,
-  createConversationEngine,
-  createOpenAIChatModel,
-  silentLogger,
-} from '../src/index.js';
-import { startOpenAITestServer } from '../src/test-support/openai-test-server.js';
-import type { OpenAITestServer } from '../src/test-support/openai-test-server.js';
-import { connectPipecatClient } from '../src/test-support/pipecat-client.js';
-import type { ConnectedClient } from '../src/test-support/pipecat-client.js';
-import { makeDataRoot, testRegistry } from './fixtures.js';
+import { createConversationEngine, createOpenAIChatModel } from '../src/index.js';
+import { pollUntil, startOpenAITestServer } from '../src/testing/index.js';
+import type { ConnectedClient, OpenAITestServer } from '../src/testing/index.js';
+import { startWithPipecatClient } from './fixtures.js';
+import type { TestServer } from './fixtures.js';
 
 let llm: OpenAITestServer;
-let server: BotServer;
-let data: { root: string; cleanup: () => void };
+let fixture: TestServer;
 let bot: ConnectedClient;
 
 type TurnComplete = {
@@ -26,13 +19,8 @@ type TurnComplete = {
   error?: string;
 };
 
-const waitFor = async (check: () => boolean, ms = 8000) => {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+/** How long a turn may take. */
+const TURN_MS = 8000;
 
 const turns = () =>
   bot.serverMessages.filter(
@@ -42,7 +30,7 @@ const turns = () =>
 async function say(text: string): Promise<TurnComplete> {
   const before = turns().length;
   bot.client.sendText(text, { audio_response: false });
-  await waitFor(() => turns().length > before);
+  await pollUntil(() => turns().length > before, 'the turn', TURN_MS);
   return turns()[before] as TurnComplete;
 }
 
@@ -57,7 +45,6 @@ async function context(): Promise<
 
 beforeAll(async () => {
   llm = await startOpenAITestServer();
-  data = makeDataRoot();
   const model = createOpenAIChatModel({
     baseURL: llm.baseURL,
     model: 'test-model',
@@ -66,21 +53,16 @@ beforeAll(async () => {
     initialBackoffMs: 10,
     maxBackoffMs: 20,
   });
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    dataRoot: data.root,
-    logger: silentLogger,
+  const started = await startWithPipecatClient({
     conversation: createConversationEngine({ model: () => model }),
-  }).listen();
-  bot = await connectPipecatClient(server.url);
+  });
+  fixture = started;
+  bot = started.bot;
 });
 
 afterAll(async () => {
-  await bot?.disconnect();
-  await server?.close();
+  await fixture?.close();
   await llm?.close();
-  data?.cleanup();
 });
 
 beforeEach(async () => {
@@ -215,12 +197,17 @@ describe('LLM conversation over RTVI', () => {
       { text: 'Fresh answer.' },
     );
     bot.client.sendText('count to five', { audio_response: false });
-    await waitFor(() =>
-      bot.events.some(([n, d]) => n === 'onBotLlmText' && (d as { text: string }).text === 'One '),
+    await pollUntil(
+      () =>
+        bot.events.some(
+          ([n, d]) => n === 'onBotLlmText' && (d as { text: string }).text === 'One ',
+        ),
+      'the first words',
+      TURN_MS,
     );
     const before = turns().length;
     bot.client.sendText('stop, answer this instead', { audio_response: false });
-    await waitFor(() => turns().length >= before + 2);
+    await pollUntil(() => turns().length >= before + 2, 'both turns', TURN_MS);
     const [interrupted, fresh] = turns().slice(before);
     expect(interrupted).toMatchObject({ interrupted: true });
     expect(fresh).toMatchObject({ text: 'Fresh answer.', interrupted: false });
@@ -234,7 +221,11 @@ describe('LLM conversation over RTVI', () => {
 
   it('appends without answering when run_immediately is false', async () => {
     bot.client.sendText('just so you know', { run_immediately: false, audio_response: false });
-    await waitFor(() => bot.events.some(([n]) => n === 'onUserLlmText'));
+    await pollUntil(
+      () => bot.events.some(([n]) => n === 'onUserLlmText'),
+      'the user text',
+      TURN_MS,
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(llm.requests).toHaveLength(0);
     expect((await context()).at(-1)).toEqual({ role: 'user', content: 'just so you know' });

@@ -40,7 +40,8 @@ import {
   getDictHash,
 } from '../src/index.js';
 import type { BotSession, Db, DomainModule, JsonObject, Logger } from '../src/index.js';
-import { TestClient, pollUntil } from './test-client.js';
+import { RtviClient, pollUntil } from '../src/testing/index.js';
+import { agentPlan, requiredString, systemPromptArgs } from './fixtures.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dataRoot = resolve(repoRoot, '../shared/eval-data');
@@ -144,22 +145,14 @@ const loadDomain: DomainModule = {
       name: 'get_line',
       description: 'Look up a line.',
       kind: 'read',
-      parameters: {
-        type: 'object',
-        properties: { line_id: { type: 'string' } },
-        required: ['line_id'],
-      },
+      parameters: requiredString('line_id'),
       execute: (args, { state }) => lineOf(state.db ?? {}, args['line_id']),
     },
     {
       name: 'enable_roaming',
       description: 'Enable roaming on a line.',
       kind: 'write',
-      parameters: {
-        type: 'object',
-        properties: { line_id: { type: 'string' } },
-        required: ['line_id'],
-      },
+      parameters: requiredString('line_id'),
       execute(args, { state }) {
         const line = lineOf(state.db ?? {}, args['line_id']);
         line.roaming_enabled = true;
@@ -202,7 +195,7 @@ const isTurn = (turn: number) => (m: RTVIMessage) =>
 const REQUEST = { timeoutMs: 60_000 };
 
 /** One session's whole life. Returns the number of control-plane requests it made. */
-async function runSession(client: TestClient, i: number, base: Db): Promise<number> {
+async function runSession(client: RtviClient, i: number, base: Db): Promise<number> {
   const hashes = expectedHashes(base, i);
   let requests = 0;
   const call = async <T = unknown>(t: string, d?: unknown): Promise<T> => {
@@ -217,19 +210,19 @@ async function runSession(client: TestClient, i: number, base: Db): Promise<numb
 
   expect(await call('reset', {})).toBe(true);
   expect(
-    await call('update_system_prompt', {
-      prompt: `You are the agent of load session ${i}.`,
-      tools: JSON.stringify({ get_line: {}, enable_roaming: {}, end_conversation: {} }),
-      add_suffix: false,
-      tool_domain: 'load',
-    }),
+    await call(
+      'update_system_prompt',
+      systemPromptArgs(
+        `You are the agent of load session ${i}.`,
+        ['get_line', 'enable_roaming', 'end_conversation'],
+        'load',
+      ),
+    ),
   ).toBe(true);
-  const plan = {
-    actions: [
-      { name: 'get_line', arguments: { line_id: 'L1001' }, side: 'agent' },
-      { name: 'enable_roaming', arguments: { line_id: roamingLineOf(i) }, side: 'agent' },
-    ],
-  };
+  const plan = agentPlan(
+    ['get_line', { line_id: 'L1001' }],
+    ['enable_roaming', { line_id: roamingLineOf(i) }],
+  );
   expect(
     await call('apply_initialization', {
       domain: 'load',
@@ -339,7 +332,9 @@ async function runRound(
   first: number,
 ): Promise<{ requests: number; peak: number }> {
   const clients = await Promise.all(
-    Array.from({ length: count }, () => TestClient.connect(server.url, { timeoutMs: 30_000 })),
+    Array.from({ length: count }, () =>
+      RtviClient.connect(server.url, { connectTimeoutMs: 30_000 }),
+    ),
   );
   expect(server.sessionCount).toBe(count);
   await Promise.all(clients.map((c) => c.handshake()));
@@ -451,7 +446,7 @@ describe('faults', () => {
 
   it('keeps serving others while clients vanish mid-request', { timeout: 60_000 }, async () => {
     const steady = await Promise.all(
-      Array.from({ length: 10 }, () => TestClient.ready(server.url)),
+      Array.from({ length: 10 }, () => RtviClient.ready(server.url)),
     );
     for (const [s, client] of steady.entries()) {
       expect(
@@ -479,7 +474,7 @@ describe('faults', () => {
       await Promise.all(
         Array.from({ length: 50 }, async (_, k) => {
           const n = wave * 50 + k;
-          const client = await TestClient.ready(server.url);
+          const client = await RtviClient.ready(server.url);
           const sendText = (content: string) =>
             client.send({
               label: 'rtvi-ai',
@@ -542,7 +537,7 @@ describe('faults', () => {
     await pollUntil(() => vanished.every((s) => s.inflight === 0), 'in-flight work to end', 10_000);
     vanished.length = 0;
     // a newcomer is served, and so is everyone who stayed
-    const late = await TestClient.ready(server.url);
+    const late = await RtviClient.ready(server.url);
     expect(await late.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
     for (const client of steady) expect(client.isOpen).toBe(true);
     await Promise.all([late, ...steady].map((c) => c.close()));
@@ -560,8 +555,8 @@ describe('faults', () => {
     'closes a client that stops reading; server memory stays bounded',
     { timeout: 60_000 },
     async () => {
-      const other = await TestClient.ready(server.url);
-      const slow = await TestClient.ready(server.url);
+      const other = await RtviClient.ready(server.url);
+      const slow = await RtviClient.ready(server.url);
       const session = sessions.at(-1) as BotSession;
       expect(session.ready).toBe(true);
       const socket = (slow.ws as unknown as { _socket: Socket })._socket;
@@ -638,8 +633,8 @@ describe('faults', () => {
       onSession: (s) => void opened.push(s),
     }).listen();
     try {
-      const other = await TestClient.ready(dropping.url);
-      const stalled = await TestClient.ready(dropping.url);
+      const other = await RtviClient.ready(dropping.url);
+      const stalled = await RtviClient.ready(dropping.url);
       const session = opened.at(-1) as BotSession;
       (stalled.ws as unknown as { _socket: Socket })._socket.pause();
       const closing = () =>

@@ -10,7 +10,7 @@ import {
   silentLogger,
 } from '../src/index.js';
 import { testRegistry } from './fixtures.js';
-import { TestClient } from './test-client.js';
+import { RtviClient } from '../src/testing/index.js';
 
 const TEXTS = 5_000;
 const MAX_BUFFERED = 256 * 1024;
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('a client that reads its messages', () => {
   it('is not closed by the echo of its own burst', { timeout: 120_000 }, async () => {
-    const client = await TestClient.ready(server.url);
+    const client = await RtviClient.ready(server.url);
     expect(await client.call('update_system_prompt', { prompt: 'burst', add_suffix: false })).toBe(
       true,
     );

@@ -18,7 +18,7 @@ import {
   silentLogger,
 } from '../src/index.js';
 import { testRegistry } from './fixtures.js';
-import { TestClient } from './test-client.js';
+import { RtviClient } from '../src/testing/index.js';
 
 const TEXTS = 150;
 /**
@@ -95,7 +95,7 @@ let server: BotServer;
  * been answered, until `done()`. A request's latency counts from when it was due, so time the
  * server spent unable to take it (not even its timer could fire) counts as well.
  */
-async function probe(clients: TestClient[], done: () => boolean): Promise<number[]> {
+async function probe(clients: RtviClient[], done: () => boolean): Promise<number[]> {
   const latencies: number[] = [];
   const start = performance.now();
   const pending: Promise<void>[] = [];
@@ -103,7 +103,7 @@ async function probe(clients: TestClient[], done: () => boolean): Promise<number
     const due = start + n * PROBE_EVERY_MS;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const client = clients[n % clients.length] as TestClient;
+    const client = clients[n % clients.length] as RtviClient;
     pending.push(
       client.request('get_scenario_summary', {}, { timeoutMs: 90_000 }).then((reply) => {
         latencies.push(performance.now() - due);
@@ -142,7 +142,7 @@ interface Attempt {
 }
 
 /** Quiet probes, then probes while a child process floods its own session. */
-async function attempt(others: TestClient[]): Promise<Attempt> {
+async function attempt(others: RtviClient[]): Promise<Attempt> {
   // The machine's own noise: the same probes with nothing else going on.
   const quietStart = Date.now();
   const quiet = await probe(others, () => Date.now() - quietStart > 1500);
@@ -204,7 +204,7 @@ async function attempt(others: TestClient[]): Promise<Attempt> {
 describe('one session flooding', () => {
   it('leaves other sessions answered within 50 ms at p99', { timeout: 180_000 }, async () => {
     const others = await Promise.all(
-      Array.from({ length: PROBES }, () => TestClient.ready(server.url)),
+      Array.from({ length: PROBES }, () => RtviClient.ready(server.url)),
     );
     for (const other of others) {
       expect(await other.call('update_system_prompt', { prompt: 'other', add_suffix: false })).toBe(

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TestClient } from './test-client.js';
+import { RtviClient } from '../src/testing/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const agentDist = join(repoRoot, 'packages/agent/dist/index.js');
@@ -44,7 +44,7 @@ describe.skipIf(!existsSync(agentDist))('logging to a stderr nobody reads', () =
         child.once('exit', () => reject(new Error('the server exited early')));
       });
       try {
-        const client = await TestClient.ready(url);
+        const client = await RtviClient.ready(url);
         // Each request logs a line of ~200 bytes: 2,000 of them are far more than the pipe holds.
         const started = Date.now();
         for (let i = 0; i < 2000; i++) {

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDictHash } from '@scenaro/agent';
-import { TestClient, pollUntil } from '../../agent/test/test-client.js';
+import { RtviClient, pollUntil } from '@scenaro/agent/testing';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(repoRoot, 'packages/cli/bin/scenaro.js');
@@ -103,7 +103,7 @@ describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
       const url = (match as RegExpExecArray)[1] as string;
       expect(Number((match as RegExpExecArray)[2])).toBeGreaterThan(0);
 
-      const client = await TestClient.ready(url);
+      const client = await RtviClient.ready(url);
       try {
         expect(await client.call('get_scenario_summary', {})).toEqual({
           actions: [],

@@ -5,6 +5,7 @@
  */
 export * from './replay/index.js';
 export * from './bridge/bot-connection.js';
+export type { BotEvent, TokenMetric } from './bridge/bot-events.js';
 export * from './bridge/bridge.js';
 export * from './bridge/types.js';
 export * from './scoring/index.js';

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DbCache } from '@scenaro/agent';
 import { commerceEvalDomain } from '@scenaro/domains';
-import { computeExpected, mergeRuns, runEvaluation } from '../src/index.js';
-import { collectingStream, repoRoot, tempOutput } from './helpers.js';
+import { computeExpected, mergeRuns } from '../src/index.js';
+import { repoRoot, runCommerce, tempOutput } from './helpers.js';
 
 const cli = join(repoRoot, 'packages/cli/bin/scenaro.js');
 const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
@@ -42,15 +42,7 @@ describe('a deliberately faulty agent', () => {
     expect(dependsOnLast.size).toBeGreaterThan(5);
 
     const output = tempOutput();
-    const result = await runEvaluation({
-      domains: ['commerce'],
-      dataRoot: join(output, 'none'),
-      outputDir: output,
-      runId: 'faulty',
-      faults: ['drop-last-action'],
-      concurrency: 4,
-      progressStream: collectingStream(),
-    });
+    const result = await runCommerce(output, 'faulty', { faults: ['drop-last-action'] });
     const failed = new Set(
       result.metrics
         .filter((m) => m['is_successful'] === false)
@@ -137,17 +129,7 @@ describe('sharded runs', () => {
     const output = tempOutput();
     const parts = [];
     for (const index of [1, 2, 3]) {
-      parts.push(
-        await runEvaluation({
-          domains: ['commerce'],
-          dataRoot: join(output, 'none'),
-          outputDir: output,
-          runId: `shard-${index}`,
-          shard: { index, count: 3 },
-          concurrency: 4,
-          progressStream: collectingStream(),
-        }),
-      );
+      parts.push(await runCommerce(output, `shard-${index}`, { shard: { index, count: 3 } }));
     }
     const names = parts.flatMap((p) => p.metrics.map((m) => String(m['scenario_name'])));
     expect(new Set(names).size).toBe(names.length);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runEvaluation } from '../src/index.js';
 import type { ScenarioMetrics } from '../src/index.js';
-import { collectingStream, hasSharedData, sharedData, tempOutput } from './helpers.js';
+import { collectingStream, hasSharedData, runCommerce, sharedData, tempOutput } from './helpers.js';
 
 const SCENARIO_FILES = [
   'metrics.json',
@@ -56,14 +56,7 @@ describe('scenaro eval with the scripted policies', () => {
   it('runs every commerce scenario (shipped data) and writes every file', async () => {
     const output = tempOutput();
     const progress = collectingStream();
-    const result = await runEvaluation({
-      domains: ['commerce'],
-      dataRoot: join(output, 'no-tau2-data'),
-      outputDir: output,
-      runId: 'commerce',
-      concurrency: 4,
-      progressStream: progress,
-    });
+    const result = await runCommerce(output, 'commerce', { progressStream: progress });
     expect(result.metrics.length).toBeGreaterThanOrEqual(20);
     expectAllScoredPass(result.metrics);
     expectComplete(result.runDir, result.metrics);

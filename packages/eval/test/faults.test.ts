@@ -212,6 +212,34 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** Run the scenarios against the agent on `port` while `killer` kills it; check the outcome. */
+  async function runThroughKill(
+    port: number,
+    userUrl: string,
+    runId: string,
+    killer: ReturnType<typeof killWhenBusy>,
+  ): Promise<void> {
+    const progress = watchingStream(killer.trigger);
+    const output = tempOutput('scenaro-faults-');
+    cleanups.push(() => rmSync(output, { recursive: true, force: true }));
+    const result = await runEvaluation({
+      domains: [DOMAIN],
+      scenarios: SCENARIOS,
+      dataRoot: sharedData,
+      outputDir: output,
+      runId,
+      concurrency: CONCURRENCY,
+      agentUrl: `ws://127.0.0.1:${port}`,
+      userUrl,
+      retries: 3,
+      progressStream: progress,
+    });
+    await killer.state.done;
+    expect(killer.state.error).toBeUndefined();
+    expect(killer.state.openAtKill).toBeGreaterThanOrEqual(KILL_AT_SESSIONS);
+    expectCompleteOnce(result, progress.text());
+  }
+
   it('completes every scenario once when the agent server is stopped and restarted', async () => {
     const port = await freePort();
     const user = await startBot('user', 0);
@@ -223,25 +251,7 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
       await new Promise((r) => setTimeout(r, DOWN_MS));
       agent = await startBot('agent', port);
     });
-    const progress = watchingStream(killer.trigger);
-    const output = tempOutput('scenaro-faults-');
-    cleanups.push(() => rmSync(output, { recursive: true, force: true }));
-    const result = await runEvaluation({
-      domains: [DOMAIN],
-      scenarios: SCENARIOS,
-      dataRoot: sharedData,
-      outputDir: output,
-      runId: 'agent-restarted',
-      concurrency: CONCURRENCY,
-      agentUrl: `ws://127.0.0.1:${port}`,
-      userUrl: user.url,
-      retries: 3,
-      progressStream: progress,
-    });
-    await killer.state.done;
-    expect(killer.state.error).toBeUndefined();
-    expect(killer.state.openAtKill).toBeGreaterThanOrEqual(KILL_AT_SESSIONS);
-    expectCompleteOnce(result, progress.text());
+    await runThroughKill(port, user.url, 'agent-restarted', killer);
   }, 90_000);
 
   it.skipIf(!built)(
@@ -261,26 +271,7 @@ describe.skipIf(!hasSharedData)('an eval run whose agent bot dies mid-run', () =
         await new Promise((r) => setTimeout(r, DOWN_MS));
         child = await startChildAgent(port);
       });
-      const progress = watchingStream(killer.trigger);
-      const output = tempOutput('scenaro-faults-');
-      cleanups.push(() => rmSync(output, { recursive: true, force: true }));
-      cleanups.push(() => rmSync(output, { recursive: true, force: true }));
-      const result = await runEvaluation({
-        domains: [DOMAIN],
-        scenarios: SCENARIOS,
-        dataRoot: sharedData,
-        outputDir: output,
-        runId: 'agent-sigkilled',
-        concurrency: CONCURRENCY,
-        agentUrl: `ws://127.0.0.1:${port}`,
-        userUrl: user.url,
-        retries: 3,
-        progressStream: progress,
-      });
-      await killer.state.done;
-      expect(killer.state.error).toBeUndefined();
-      expect(killer.state.openAtKill).toBeGreaterThanOrEqual(KILL_AT_SESSIONS);
-      expectCompleteOnce(result, progress.text());
+      await runThroughKill(port, user.url, 'agent-sigkilled', killer);
     },
     90_000,
   );

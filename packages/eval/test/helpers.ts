@@ -5,6 +5,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runEvaluation } from '../src/index.js';
+import type { EvaluationOptions, EvaluationResult } from '../src/index.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const sharedData = resolve(repoRoot, '../shared/eval-data');
@@ -28,4 +30,24 @@ export function collectingStream(): { write(text: string): boolean; text: () => 
     },
     text: () => buffer,
   };
+}
+
+/**
+ * A run of the commerce scenarios (their shipped data; the data root given does not exist) into
+ * `output` at concurrency 4; `options` add to or override that.
+ */
+export function runCommerce(
+  output: string,
+  runId: string,
+  options: Partial<EvaluationOptions> = {},
+): Promise<EvaluationResult> {
+  return runEvaluation({
+    domains: ['commerce'],
+    dataRoot: join(output, 'no-tau2-data'),
+    outputDir: output,
+    runId,
+    concurrency: 4,
+    progressStream: collectingStream(),
+    ...options,
+  });
 }

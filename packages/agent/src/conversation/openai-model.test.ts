@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startOpenAITestServer } from '../test-support/openai-test-server.js';
-import type { OpenAITestServer } from '../test-support/openai-test-server.js';
+import { startOpenAITestServer } from '../testing/openai-test-server/server.js';
+import type { OpenAITestServer } from '../testing/openai-test-server/server.js';
 import type { ContextMessage } from './context.js';
 import type { ChatModel, ChatStreamEvent, ChatToolSpec } from './model.js';
 import { ChatModelError } from './model.js';

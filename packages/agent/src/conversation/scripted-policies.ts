@@ -23,9 +23,8 @@ import {
   slotOfTurn,
 } from './scripted-plan.js';
 import type { PlanSegment, PlannedAction, ScriptedPlan } from './scripted-plan.js';
+import { USER_STOP_TOKEN } from './stop-tokens.js';
 
-/** The stop token the scripted user ends with. */
-export const USER_STOP_TOKEN = '###STOP###';
 /** What an agent says when it considers the task done; the scripted user then stops. */
 const AGENT_DONE = /\b(goodbye|good bye)\b/i;
 /** The reference agent's closing question once its plan is done. */
@@ -107,80 +106,102 @@ function describeSegment(segment: PlanSegment | undefined): string {
   return segment.actions.map((a) => describeCall(a.name, a.arguments)).join('; ');
 }
 
-/** The scripted reference agent, built per session. */
-export function createReferenceAgentModel(host: ConversationHost): ChatModel {
-  return {
-    processor: 'ScriptedReferenceAgent',
-    model: 'scripted:reference-agent',
+/** One turn of a scripted policy: the session's plan (as read) and whether tools just ran. */
+type ScriptedTurn = (
+  host: ConversationHost,
+  request: ChatRequest,
+  plan: ReturnType<typeof readScriptedPlan>,
+  afterTools: boolean,
+) => AsyncGenerator<ChatStreamEvent>;
+
+/** A scripted policy labelled as such, built per session, reading its plan on every turn. */
+function scriptedPolicy(
+  processor: string,
+  model: string,
+  turn: ScriptedTurn,
+): (host: ConversationHost) => ChatModel {
+  return (host) => ({
+    processor,
+    model,
     scripted: true,
     async *stream(request) {
-      const plan = readScriptedPlan(host.state.shared);
-      const endTool = END_TOOL_NAMES.find((name) => host.state.tools.has(name));
-      const end = (text: string) =>
-        emit(request, text, endTool ? [{ name: endTool, arguments: {} }] : []);
       const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
-
-      if (request.turn === 1) {
-        const greeting =
-          'Hello! I am the scripted reference agent (not a language model). How can I help you today?';
-        const note =
-          plan === undefined
-            ? ' I have no plan for this scenario, so I cannot carry out any actions.'
-            : typeof plan === 'string'
-              ? ` My plan is malformed (${plan}), so I cannot carry out any actions.`
-              : '';
-        yield* emit(request, greeting + note);
-        return;
-      }
-      if (plan === undefined || typeof plan === 'string') {
-        yield* end('I have no usable plan for this scenario, so I made no changes. Goodbye.');
-        return;
-      }
-      const segments = planSegments(plan.actions);
-      if (request.turn === 2 && plan.actions.length > 0) {
-        const mine = plan.actions
-          .filter((a) => a.side === 'agent')
-          .map((a) => describeCall(a.name, a.arguments));
-        const theirs = plan.actions
-          .filter((a) => a.side === 'user')
-          .map((a) => describeCall(a.name, a.arguments));
-        const parts = [
-          mine.length ? `I will do this: ${mine.join('; ')}.` : '',
-          theirs.length ? `You will need to do this on your side: ${theirs.join('; ')}.` : '',
-        ].filter(Boolean);
-        yield* emit(request, `Thank you. ${parts.join(' ')} ${CONFIRM_QUESTION}`);
-        return;
-      }
-      const k = segmentIndexForSlot(slotOfTurn('agent', request.turn, plan), segments);
-      const segment = k >= 0 ? segments[k] : undefined;
-      const calls = segment?.side === 'agent' ? executableCalls(plan, segments, k) : [];
-      if (!afterTools && calls.length > 0) {
-        yield* emit(request, '', plannedCalls(calls));
-        return;
-      }
-      const report = afterTools ? `Here is what I did:\n${toolReport(request.messages)}` : '';
-      const finished = k >= segments.length - 1 || request.turn > plan.maxTurns;
-      if (finished) {
-        // Close politely: ask once whether anything else is needed, end on the next turn.
-        if (!afterTools && previousAgentText(request.messages).includes(CLOSING_QUESTION)) {
-          yield* end('Thank you for calling. Goodbye.');
-          return;
-        }
-        yield* emit(
-          request,
-          `${report ? `${report}\n` : ''}Everything in my plan is done. ${CLOSING_QUESTION}`,
-        );
-        return;
-      }
-      const next = segments[k + 1];
-      const ask =
-        next?.side === 'user'
-          ? `Next, please do this on your side: ${describeSegment(next)}.`
-          : 'Please confirm so I can continue.';
-      yield* emit(request, `${report ? `${report}\n` : ''}${ask}`);
+      yield* turn(host, request, readScriptedPlan(host.state.shared), afterTools);
     },
-  };
+  });
 }
+
+const referenceAgentTurn: ScriptedTurn = async function* (host, request, plan, afterTools) {
+  const endTool = END_TOOL_NAMES.find((name) => host.state.tools.has(name));
+  const end = (text: string) =>
+    emit(request, text, endTool ? [{ name: endTool, arguments: {} }] : []);
+
+  if (request.turn === 1) {
+    const greeting =
+      'Hello! I am the scripted reference agent (not a language model). How can I help you today?';
+    const note =
+      plan === undefined
+        ? ' I have no plan for this scenario, so I cannot carry out any actions.'
+        : typeof plan === 'string'
+          ? ` My plan is malformed (${plan}), so I cannot carry out any actions.`
+          : '';
+    yield* emit(request, greeting + note);
+    return;
+  }
+  if (plan === undefined || typeof plan === 'string') {
+    yield* end('I have no usable plan for this scenario, so I made no changes. Goodbye.');
+    return;
+  }
+  const segments = planSegments(plan.actions);
+  if (request.turn === 2 && plan.actions.length > 0) {
+    const mine = plan.actions
+      .filter((a) => a.side === 'agent')
+      .map((a) => describeCall(a.name, a.arguments));
+    const theirs = plan.actions
+      .filter((a) => a.side === 'user')
+      .map((a) => describeCall(a.name, a.arguments));
+    const parts = [
+      mine.length ? `I will do this: ${mine.join('; ')}.` : '',
+      theirs.length ? `You will need to do this on your side: ${theirs.join('; ')}.` : '',
+    ].filter(Boolean);
+    yield* emit(request, `Thank you. ${parts.join(' ')} ${CONFIRM_QUESTION}`);
+    return;
+  }
+  const k = segmentIndexForSlot(slotOfTurn('agent', request.turn, plan), segments);
+  const segment = k >= 0 ? segments[k] : undefined;
+  const calls = segment?.side === 'agent' ? executableCalls(plan, segments, k) : [];
+  if (!afterTools && calls.length > 0) {
+    yield* emit(request, '', plannedCalls(calls));
+    return;
+  }
+  const report = afterTools ? `Here is what I did:\n${toolReport(request.messages)}` : '';
+  const finished = k >= segments.length - 1 || request.turn > plan.maxTurns;
+  if (finished) {
+    // Close politely: ask once whether anything else is needed, end on the next turn.
+    if (!afterTools && previousAgentText(request.messages).includes(CLOSING_QUESTION)) {
+      yield* end('Thank you for calling. Goodbye.');
+      return;
+    }
+    yield* emit(
+      request,
+      `${report ? `${report}\n` : ''}Everything in my plan is done. ${CLOSING_QUESTION}`,
+    );
+    return;
+  }
+  const next = segments[k + 1];
+  const ask =
+    next?.side === 'user'
+      ? `Next, please do this on your side: ${describeSegment(next)}.`
+      : 'Please confirm so I can continue.';
+  yield* emit(request, `${report ? `${report}\n` : ''}${ask}`);
+};
+
+/** The scripted reference agent, built per session. */
+export const createReferenceAgentModel = scriptedPolicy(
+  'ScriptedReferenceAgent',
+  'scripted:reference-agent',
+  referenceAgentTurn,
+);
 
 /** The calls of segment `k`, honouring injected faults. */
 function executableCalls(
@@ -236,57 +257,48 @@ export function answerFromInstructions(instructions: string, question: string): 
   return best?.sentence;
 }
 
+const scriptedUserTurn: ScriptedTurn = async function* (host, request, plan, afterTools) {
+  const instructions = host.context.systemPrompt;
+  const usable = plan !== undefined && typeof plan !== 'string' ? plan : undefined;
+  if (request.turn === 1) {
+    const opening = usable?.opening ?? firstSentences(instructions) ?? 'Hello, I need some help.';
+    yield* emit(request, opening);
+    return;
+  }
+  if (request.turn > (usable?.maxTurns ?? 30) || AGENT_DONE.test(lastUserText(request.messages))) {
+    yield* emit(request, USER_STOP_TOKEN);
+    return;
+  }
+  const segments = usable ? planSegments(usable.actions) : [];
+  const k = usable ? segmentIndexForSlot(slotOfTurn('user', request.turn, usable), segments) : 0;
+  const segment = k >= 0 ? segments[k] : undefined;
+  if (segment?.side === 'user' && !afterTools) {
+    yield* emit(request, '', plannedCalls(segment.actions));
+    return;
+  }
+  if (afterTools) {
+    yield* emit(request, `Okay, I did that on my side:\n${toolReport(request.messages)}`);
+    return;
+  }
+  const asked = lastUserText(request.messages);
+  if (ASKS_ANYTHING_ELSE.test(asked) && k >= segments.length) {
+    yield* emit(request, "No, that's all. Thank you!");
+    return;
+  }
+  if (asked.includes(CONFIRM_QUESTION)) {
+    yield* emit(request, 'Yes, please go ahead.');
+    return;
+  }
+  const answer = answerFromInstructions(instructions, asked);
+  yield* emit(request, answer ?? 'Yes, please go ahead.');
+};
+
 /** The scripted user simulator, built per session. */
-export function createScriptedUserModel(host: ConversationHost): ChatModel {
-  return {
-    processor: 'ScriptedUser',
-    model: 'scripted:user',
-    scripted: true,
-    async *stream(request) {
-      const plan = readScriptedPlan(host.state.shared);
-      const instructions = host.context.systemPrompt;
-      const usable = plan !== undefined && typeof plan !== 'string' ? plan : undefined;
-      const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
-      if (request.turn === 1) {
-        const opening =
-          usable?.opening ?? firstSentences(instructions) ?? 'Hello, I need some help.';
-        yield* emit(request, opening);
-        return;
-      }
-      if (
-        request.turn > (usable?.maxTurns ?? 30) ||
-        AGENT_DONE.test(lastUserText(request.messages))
-      ) {
-        yield* emit(request, USER_STOP_TOKEN);
-        return;
-      }
-      const segments = usable ? planSegments(usable.actions) : [];
-      const k = usable
-        ? segmentIndexForSlot(slotOfTurn('user', request.turn, usable), segments)
-        : 0;
-      const segment = k >= 0 ? segments[k] : undefined;
-      if (segment?.side === 'user' && !afterTools) {
-        yield* emit(request, '', plannedCalls(segment.actions));
-        return;
-      }
-      if (afterTools) {
-        yield* emit(request, `Okay, I did that on my side:\n${toolReport(request.messages)}`);
-        return;
-      }
-      const asked = lastUserText(request.messages);
-      if (ASKS_ANYTHING_ELSE.test(asked) && k >= segments.length) {
-        yield* emit(request, "No, that's all. Thank you!");
-        return;
-      }
-      if (asked.includes(CONFIRM_QUESTION)) {
-        yield* emit(request, 'Yes, please go ahead.');
-        return;
-      }
-      const answer = answerFromInstructions(instructions, asked);
-      yield* emit(request, answer ?? 'Yes, please go ahead.');
-    },
-  };
-}
+export const createScriptedUserModel = scriptedPolicy(
+  'ScriptedUser',
+  'scripted:user',
+  scriptedUserTurn,
+);
 
 function firstSentences(text: string): string | undefined {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startOpenAIAudioTestServer,
-  testSpeechPcm,
-} from '../test-support/openai-audio-test-server.js';
-import type { OpenAIAudioTestServer } from '../test-support/openai-audio-test-server.js';
+import { startOpenAIAudioTestServer, testSpeechPcm } from '../testing/openai-audio-test-server.js';
+import type { OpenAIAudioTestServer } from '../testing/openai-audio-test-server.js';
 import { SpeechEngineError } from './engine-errors.js';
 import { createOpenAISpeechToText } from './openai-stt.js';
 import { createOpenAITextToSpeech } from './openai-tts.js';

@@ -4,6 +4,9 @@
  *
  * @module
  */
+import { USER_STOP_TOKEN } from '@scenaro/agent';
+
+export { USER_STOP_TOKEN };
 
 /** Notes every commerce agent gets after the policy, as tau2 scenarios do. */
 export const COMMERCE_AGENT_NOTES: readonly string[] = [
@@ -36,9 +39,6 @@ export function buildUserInstructions(brief: ShopperBrief): string {
     parts.push(`What you know:\n${brief.knows.map((k) => `- ${k}`).join('\n')}`);
   return parts.join('\n\n');
 }
-
-/** Stop token the simulated shopper ends the conversation with (tau2 convention). */
-export const USER_STOP_TOKEN = '###STOP###';
 
 /** The user simulator's system prompt. */
 export function buildUserPrompt(brief: ShopperBrief): string {

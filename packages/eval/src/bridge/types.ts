@@ -4,12 +4,24 @@
  */
 import type { GetScenarioSummaryResult } from '@scenaro/sdk/protocol';
 
-/** One finished turn of the conversation. */
+/** Which bot: the agent under test or the user simulator. */
+export type BotRole = 'agent' | 'user';
+
+/** What one bot said in one finished turn, as it reported it (or as the bridge inferred it). */
+export interface BotTurn {
+  text: string;
+  /** The `<exit>` text the turn ended the conversation with (agent). */
+  exit?: string;
+  /** The bot was interrupted (or went away) before finishing. */
+  interrupted: boolean;
+}
+
+/** One finished turn of the conversation, as recorded. */
 export interface Turn {
   /** Seconds since the conversation started. */
   start: number;
   end: number;
-  role: 'agent' | 'user';
+  role: BotRole;
   text: string;
   /** Milliseconds from relaying the other side's turn to this turn's first text. */
   latencyMs?: number;

@@ -80,20 +80,15 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
     dbCache,
     logger: options.logger ?? silentLogger,
   };
-  const agent = await new BotServer({
-    ...common,
-    registry: registerEvalDomains(new DomainRegistry(), domains),
-    conversation: createConversationEngine({
-      model: modelFactory(options.agentLlm, createReferenceAgentModel),
-    }),
-  }).listen();
-  const user = await new BotServer({
-    ...common,
-    registry: registerEvalDomains(new DomainRegistry(), domains),
-    conversation: createConversationEngine({
-      model: modelFactory(options.userLlm, createScriptedUserModel),
-    }),
-  }).listen();
+  /** A bot with its own registry of the run's domains and the given brain. */
+  const listen = (model: (host: ConversationHost) => ChatModel) =>
+    new BotServer({
+      ...common,
+      registry: registerEvalDomains(new DomainRegistry(), domains),
+      conversation: createConversationEngine({ model }),
+    }).listen();
+  const agent = await listen(modelFactory(options.agentLlm, createReferenceAgentModel));
+  const user = await listen(modelFactory(options.userLlm, createScriptedUserModel));
   return {
     agentUrl: agent.url,
     userUrl: user.url,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAITestServer } from '../../../agent/src/test-support/openai-test-server.js';
-import type { OpenAITestServer } from '../../../agent/src/test-support/openai-test-server.js';
+import { startOpenAITestServer } from '@scenaro/agent/testing';
+import type { OpenAITestServer } from '@scenaro/agent/testing';
 import {
   buildJudgeUserContent,
   createJudge,

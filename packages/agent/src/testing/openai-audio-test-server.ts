@@ -142,9 +142,13 @@ export async function startOpenAIAudioTestServer(): Promise<OpenAIAudioTestServe
     }
     const fields: Record<string, unknown> = {};
     let file: AudioTestRequest['file'];
-    for (const [name, value] of form) {
+    const uploads: { name: string; value: File }[] = [];
+    form.forEach((value, name) => {
       if (typeof value === 'string') fields[name] = value;
-      else if (name === 'file') {
+      else uploads.push({ name, value });
+    });
+    for (const { name, value } of uploads) {
+      if (name === 'file') {
         file = {
           name: value.name,
           type: value.type,

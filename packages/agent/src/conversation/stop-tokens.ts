@@ -1,0 +1,18 @@
+/**
+ * The tokens a simulated user ends a conversation with (tau2's convention): the scripted user
+ * says one, user prompts tell a language model to say one, and an evaluation bridge stops on one.
+ */
+
+/** The stop token a simulated user ends a finished conversation with. */
+export const USER_STOP_TOKEN = '###STOP###';
+
+/** Every token that ends a conversation from the user's side: done, transferred, out of scope. */
+export const USER_STOP_TOKENS = [USER_STOP_TOKEN, '###TRANSFER###', '###OUT-OF-SCOPE###'] as const;
+
+/** One of {@link USER_STOP_TOKENS}. */
+export type UserStopToken = (typeof USER_STOP_TOKENS)[number];
+
+/** The first of {@link USER_STOP_TOKENS} that `text` contains, if any. */
+export function findUserStopToken(text: string): UserStopToken | undefined {
+  return USER_STOP_TOKENS.find((token) => text.includes(token));
+}

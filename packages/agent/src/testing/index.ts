@@ -1,0 +1,19 @@
+/**
+ * `@scenaro/agent/testing`: what tests and benchmarks drive a bot server with.
+ *
+ * - {@link RtviClient}: the RTVI WebSocket client (the same one the evaluation bridge uses),
+ *   with recording, `waitFor` and raw senders for protocol tests;
+ * - {@link connectPipecatClient}: the real `@pipecat-ai/client-js` in Node, with the shims it
+ *   needs (optional peer dependencies `@pipecat-ai/client-js` and
+ *   `@pipecat-ai/websocket-transport`);
+ * - {@link startOpenAITestServer}: a scripted local OpenAI-compatible chat-completions server;
+ * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes.
+ *
+ * Node only.
+ */
+export * from '../client/rtvi-client.js';
+export * from './http-probes.js';
+export * from './openai-test-server/types.js';
+export { OpenAITestServer, startOpenAITestServer } from './openai-test-server/server.js';
+export * from './pipecat-node.js';
+export * from './poll.js';

@@ -1,0 +1,107 @@
+/**
+ * A bot's event stream as the bridge reads it: each inbound RTVI envelope that matters becomes
+ * one typed {@link BotEvent}, found by a lookup on the envelope type (and, for `server-message`,
+ * on the pushed message's own `type`).
+ */
+import type { JsonObject } from '@scenaro/agent';
+import type { ActionRecord, RTVIMessage } from '@scenaro/sdk/protocol';
+import type { BotRole, BotTurn } from './types.js';
+
+/** Token counts of one LLM call, as a `metrics` event reports them. */
+export interface TokenMetric {
+  model?: string;
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+}
+
+/** What a bot did, as the bridge cares about it. */
+export type BotEvent =
+  /** `metrics` with token counts (one LLM call each). */
+  | { kind: 'metrics'; tokens: TokenMetric[] }
+  /** `bot-llm-text`: a piece of the turn's text ('' when none was given). */
+  | { kind: 'llm-text'; text: string }
+  | { kind: 'llm-started' }
+  | { kind: 'llm-stopped' }
+  /** `llm-function-call-in-progress`. */
+  | { kind: 'function-call-started' }
+  | { kind: 'function-call-stopped' }
+  /** `server-message {type: "action-applied"}`: a write tool ran. */
+  | { kind: 'action-applied'; action: ActionRecord }
+  /** `server-message {type: "turn-complete"}`: the bot finished its turn. */
+  | { kind: 'turn-complete'; turn: BotTurn }
+  /** Any other `server-message` with a `text` (`<exit>`, `<final_response>` pushes). */
+  | { kind: 'text-push'; text: string };
+
+/** The handler of each event kind a consumer cares about. */
+export type BotEventHandlers = {
+  [K in BotEvent['kind']]?: (role: BotRole, event: Extract<BotEvent, { kind: K }>) => void;
+};
+
+/** Call the handler of `event`'s kind, if there is one. */
+export function dispatchBotEvent(handlers: BotEventHandlers, role: BotRole, event: BotEvent): void {
+  const handler = handlers[event.kind] as ((role: BotRole, event: BotEvent) => void) | undefined;
+  handler?.(role, event);
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Pushed `server-message`s by their `type`. */
+const SERVER_MESSAGES = new Map<string, (data: JsonObject) => BotEvent | undefined>([
+  [
+    'action-applied',
+    (data) =>
+      isObject(data['action'])
+        ? { kind: 'action-applied', action: data['action'] as unknown as ActionRecord }
+        : undefined,
+  ],
+  [
+    'turn-complete',
+    (data) => {
+      const turn: BotTurn = {
+        text: typeof data['text'] === 'string' ? data['text'] : '',
+        interrupted: data['interrupted'] === true,
+      };
+      if (typeof data['exit'] === 'string') turn.exit = data['exit'];
+      return { kind: 'turn-complete', turn };
+    },
+  ],
+]);
+
+function serverMessage(data: unknown): BotEvent | undefined {
+  if (!isObject(data)) return undefined;
+  const type = data['type'];
+  const event = typeof type === 'string' ? SERVER_MESSAGES.get(type)?.(data) : undefined;
+  if (event) return event;
+  return typeof data['text'] === 'string' ? { kind: 'text-push', text: data['text'] } : undefined;
+}
+
+/** RTVI envelopes by their `type`. */
+const RTVI_EVENTS = new Map<string, (data: unknown) => BotEvent | undefined>([
+  [
+    'metrics',
+    (data) => {
+      const tokens = (data as { tokens?: unknown } | undefined)?.tokens;
+      return { kind: 'metrics', tokens: Array.isArray(tokens) ? (tokens as TokenMetric[]) : [] };
+    },
+  ],
+  [
+    'bot-llm-text',
+    (data) => {
+      const text = (data as { text?: unknown } | undefined)?.text;
+      return { kind: 'llm-text', text: typeof text === 'string' ? text : '' };
+    },
+  ],
+  ['bot-llm-started', () => ({ kind: 'llm-started' })],
+  ['bot-llm-stopped', () => ({ kind: 'llm-stopped' })],
+  ['llm-function-call-in-progress', () => ({ kind: 'function-call-started' })],
+  ['llm-function-call-stopped', () => ({ kind: 'function-call-stopped' })],
+  ['server-message', serverMessage],
+]);
+
+/** The event an inbound envelope carries, or undefined when the bridge has no use for it. */
+export function parseBotEvent(message: RTVIMessage): BotEvent | undefined {
+  return RTVI_EVENTS.get(message.type)?.(message.data);
+}
