@@ -33,7 +33,9 @@ export async function serve(
   const domains = [...builtInDomains().values()];
   const registry = registerEvalDomains(new DomainRegistry(), domains);
   const brain = chooseModel(options);
-  const token = options.token ?? process.env['SCENARO_TOKEN'];
+  // `--token ""` is an error (it must not turn auth off silently); an empty $SCENARO_TOKEN is
+  // unset, as shells and env files write it, and a non-loopback host then still needs a token.
+  const token = options.token ?? (process.env['SCENARO_TOKEN'] || undefined);
   const server = await startBotServer({
     profile: options.profile,
     host: options.host,

@@ -23,18 +23,21 @@ function serve(args: string[], env: Record<string, string> = {}) {
 }
 
 describe.skipIf(!built)('scenaro serve auth defaults', () => {
-  it('refuses an empty token, from the flag or the environment', () => {
-    for (const run of [serve(['--token', '']), serve([], { SCENARO_TOKEN: '' })]) {
-      expect(run.status).toBe(1);
-      expect(run.stderr).toMatch(/token is empty/);
-    }
+  it('refuses an empty --token instead of turning auth off', () => {
+    const run = serve(['--token', '']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/token is empty/);
   });
 
-  it('refuses a non-loopback host without a token, and says how to set one', () => {
-    const run = serve(['--host', '0.0.0.0']);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/--token <secret>/);
-    expect(run.stderr).toMatch(/--insecure-no-auth/);
+  it('refuses a non-loopback host without a token (an empty $SCENARO_TOKEN is none), and says how to set one', () => {
+    for (const run of [
+      serve(['--host', '0.0.0.0']),
+      serve(['--host', '0.0.0.0'], { SCENARO_TOKEN: '' }),
+    ]) {
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/--token <secret>/);
+      expect(run.stderr).toMatch(/--insecure-no-auth/);
+    }
   });
 
   it('refuses a malformed --allowed-origin', () => {
