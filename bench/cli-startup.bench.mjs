@@ -15,7 +15,6 @@ import {
   emitResult,
   evalDataRoot,
   machineInfo,
-  machineLine,
   median,
   positiveInt,
   printTable,
@@ -67,7 +66,6 @@ function main() {
     console.error('cli-startup bench: packages/cli/dist is missing: run `npm run build` first.');
     return 1;
   }
-  console.log(`cli-startup bench: ${machineLine()}, ${runs} runs each`);
   const rows = [];
   const help = pair([process.execPath, cli, '--help'], [process.execPath, '-e', '0']);
   rows.push(['scenaro --help', 'node -e 0', help.a, help.b, help.ratio, '<= 2.5x']);
@@ -86,6 +84,7 @@ function main() {
     console.log(`(no tau2 data at ${evalDataRoot}: the hash row is left out)`);
   }
   printTable(
+    `cli-startup bench: whole processes, ${runs} runs each, alternating`,
     [
       'command',
       'baseline',
