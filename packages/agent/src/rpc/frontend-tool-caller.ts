@@ -329,18 +329,15 @@ export class FrontendToolCaller {
     status: ComposerDictationStatus,
     invocation: RpcInvocation,
   ): Promise<string> {
-    const parsed = parseComposerDictationRequest(invocation.payload);
-    if (!parsed.ok) {
-      throw RpcError.builtIn('APPLICATION_ERROR', `invalid dictation request: ${parsed.message}`);
-    }
-    const extra = await handler(parsed.value, {
+    const request = validDictationRequest(invocation.payload);
+    const extra = await handler(request, {
       callerIdentity: invocation.callerIdentity,
       requestId: invocation.requestId,
       signal: invocation.signal,
     });
     const response: ComposerDictationResponse = {
       ...(extra ?? {}),
-      dictationId: parsed.value.dictationId,
+      dictationId: request.dictationId,
       status,
     };
     return JSON.stringify(response);
@@ -390,4 +387,11 @@ export class FrontendToolCaller {
         signal?.removeEventListener('abort', onAbort);
       });
   }
+}
+
+/** The dictation request in `payload`; an APPLICATION_ERROR naming what is wrong otherwise. */
+function validDictationRequest(payload: string) {
+  const parsed = parseComposerDictationRequest(payload);
+  if (parsed.ok) return parsed.value;
+  throw RpcError.builtIn('APPLICATION_ERROR', `invalid dictation request: ${parsed.message}`);
 }

@@ -1,77 +1,74 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkActionMatch,
-  isClose,
-  matchItem,
-  matchLeaf,
-  normalizeScenarioPayload,
-} from './match.js';
+import * as match from './match.js';
 
 describe('isClose (np.isclose)', () => {
   it('uses rtol 1e-5 relative to the prediction and atol 1e-8', () => {
-    expect(isClose(100, 100.0009)).toBe(true);
-    expect(isClose(100, 100.002)).toBe(false);
-    expect(isClose(0, 1e-9)).toBe(true);
-    expect(isClose(0, 1e-7)).toBe(false);
-    expect(isClose(Infinity, Infinity)).toBe(true);
-    expect(isClose(Infinity, -Infinity)).toBe(false);
-    expect(isClose(Number.NaN, Number.NaN)).toBe(false);
+    expect(match.isClose(100, 100.0009)).toBe(true);
+    expect(match.isClose(100, 100.002)).toBe(false);
+    expect(match.isClose(0, 1e-9)).toBe(true);
+    expect(match.isClose(0, 1e-7)).toBe(false);
+    expect(match.isClose(Infinity, Infinity)).toBe(true);
+    expect(match.isClose(Infinity, -Infinity)).toBe(false);
+    expect(match.isClose(Number.NaN, Number.NaN)).toBe(false);
   });
 });
 
 describe('leaf matching', () => {
   it('compares numerically when both sides are numbers to Python', () => {
-    expect(matchLeaf('9.99', 9.99)).toBe(true);
-    expect(matchLeaf('1', '1.0')).toBe(true);
-    expect(matchLeaf('11.49', '11.490001')).toBe(true);
-    expect(matchLeaf('11.49', '11.50')).toBe(false);
-    expect(matchLeaf(true, 1)).toBe(true);
+    expect(match.matchLeaf('9.99', 9.99)).toBe(true);
+    expect(match.matchLeaf('1', '1.0')).toBe(true);
+    expect(match.matchLeaf('11.49', '11.490001')).toBe(true);
+    expect(match.matchLeaf('11.49', '11.50')).toBe(false);
+    expect(match.matchLeaf(true, 1)).toBe(true);
   });
 
   it('compares strings exactly unless told to ignore case or punctuation', () => {
-    expect(matchLeaf('Pepperoni Pizza', 'pepperoni pizza')).toBe(false);
-    expect(matchLeaf('Pepperoni Pizza', 'pepperoni pizza', { ignoreCapitalization: true })).toBe(
-      true,
-    );
-    expect(matchLeaf('314-527-8960', '3145278960')).toBe(false);
-    expect(matchLeaf('314-527-8960', '3145278960', { ignorePunctuation: true })).toBe(true);
-    expect(matchLeaf("Charlie's", 'charlies', { ignorePunctuation: true })).toBe(false);
+    expect(match.matchLeaf('Pepperoni Pizza', 'pepperoni pizza')).toBe(false);
     expect(
-      matchLeaf("Charlie's", 'charlies', { ignorePunctuation: true, ignoreCapitalization: true }),
+      match.matchLeaf('Pepperoni Pizza', 'pepperoni pizza', { ignoreCapitalization: true }),
     ).toBe(true);
-    expect(matchLeaf('Zoë_1', 'Zoë_1!', { ignorePunctuation: true })).toBe(true);
-    expect(matchLeaf('a  b', 'a b!', { cleanText: true })).toBe(true);
+    expect(match.matchLeaf('314-527-8960', '3145278960')).toBe(false);
+    expect(match.matchLeaf('314-527-8960', '3145278960', { ignorePunctuation: true })).toBe(true);
+    expect(match.matchLeaf("Charlie's", 'charlies', { ignorePunctuation: true })).toBe(false);
+    expect(
+      match.matchLeaf("Charlie's", 'charlies', {
+        ignorePunctuation: true,
+        ignoreCapitalization: true,
+      }),
+    ).toBe(true);
+    expect(match.matchLeaf('Zoë_1', 'Zoë_1!', { ignorePunctuation: true })).toBe(true);
+    expect(match.matchLeaf('a  b', 'a b!', { cleanText: true })).toBe(true);
   });
 
   it('uses Python str() forms for non-numeric leaves', () => {
-    expect(matchLeaf(null, 'None')).toBe(true);
-    expect(matchLeaf(null, null)).toBe(true);
-    expect(matchLeaf(true, 'True')).toBe(true);
-    expect(matchLeaf('x', { a: 1 })).toBe(false);
+    expect(match.matchLeaf(null, 'None')).toBe(true);
+    expect(match.matchLeaf(null, null)).toBe(true);
+    expect(match.matchLeaf(true, 'True')).toBe(true);
+    expect(match.matchLeaf('x', { a: 1 })).toBe(false);
   });
 });
 
 describe('dict and list matching', () => {
   it('dicts: reference keys must be present and match, extra prediction keys are fine', () => {
-    expect(matchItem({ a: 1 }, { a: '1', b: 2 })).toBe(true);
-    expect(matchItem({ a: 1, c: 3 }, { a: 1, b: 2 })).toBe(false);
-    expect(matchItem({ a: { b: [1, 2] } }, { a: { b: [2, 1], c: 0 } })).toBe(true);
-    expect(matchItem({ a: 1 }, [{ a: 1 }])).toBe(false);
+    expect(match.matchItem({ a: 1 }, { a: '1', b: 2 })).toBe(true);
+    expect(match.matchItem({ a: 1, c: 3 }, { a: 1, b: 2 })).toBe(false);
+    expect(match.matchItem({ a: { b: [1, 2] } }, { a: { b: [2, 1], c: 0 } })).toBe(true);
+    expect(match.matchItem({ a: 1 }, [{ a: 1 }])).toBe(false);
   });
 
   it('lists: order-independent, each prediction element used once', () => {
-    expect(matchItem([1, 2], [2, 1])).toBe(true);
-    expect(matchItem([1, 1], [1, 2])).toBe(false);
-    expect(matchItem([1, 1], [1, 1, 2])).toBe(true);
-    expect(matchItem([{ n: 'a' }, { n: 'a' }], [{ n: 'a', q: 1 }])).toBe(false);
-    expect(matchItem([], [1])).toBe(true);
+    expect(match.matchItem([1, 2], [2, 1])).toBe(true);
+    expect(match.matchItem([1, 1], [1, 2])).toBe(false);
+    expect(match.matchItem([1, 1], [1, 1, 2])).toBe(true);
+    expect(match.matchItem([{ n: 'a' }, { n: 'a' }], [{ n: 'a', q: 1 }])).toBe(false);
+    expect(match.matchItem([], [1])).toBe(true);
   });
 
   it('lists: finds an assignment the greedy first-match would miss', () => {
     // The loose reference {} matches both predictions; greedy would take x for it and leave nothing for {k: 1}.
     const reference = [{}, { k: 1 }];
     const prediction = [{ k: 1 }, { z: 2 }];
-    expect(matchItem(reference, prediction)).toBe(true);
+    expect(match.matchItem(reference, prediction)).toBe(true);
   });
 });
 
@@ -86,11 +83,11 @@ describe('checkActionMatch (check_if_task_success)', () => {
   };
 
   it('normalises a list of one dict to that dict', () => {
-    expect(normalizeScenarioPayload([{ a: 1 }])).toEqual({ a: 1 });
-    expect(normalizeScenarioPayload([{ a: 1 }, { a: 2 }])).toEqual([{ a: 1 }, { a: 2 }]);
-    expect(normalizeScenarioPayload([1])).toEqual([1]);
-    expect(checkActionMatch([order], order)).toBe(true);
-    expect(checkActionMatch(order, [order])).toBe(true);
+    expect(match.normalizeScenarioPayload([{ a: 1 }])).toEqual({ a: 1 });
+    expect(match.normalizeScenarioPayload([{ a: 1 }, { a: 2 }])).toEqual([{ a: 1 }, { a: 2 }]);
+    expect(match.normalizeScenarioPayload([1])).toEqual([1]);
+    expect(match.checkActionMatch([order], order)).toBe(true);
+    expect(match.checkActionMatch(order, [order])).toBe(true);
   });
 
   it('matches a flat order with numeric leaves and reordered items', () => {
@@ -103,13 +100,13 @@ describe('checkActionMatch (check_if_task_success)', () => {
       total_price: 11.49,
       extra: true,
     };
-    expect(checkActionMatch(order, prediction)).toBe(true);
-    expect(checkActionMatch(order, { ...prediction, total_price: 11.5 })).toBe(false);
+    expect(match.checkActionMatch(order, prediction)).toBe(true);
+    expect(match.checkActionMatch(order, { ...prediction, total_price: 11.5 })).toBe(false);
   });
 
   it('with one reference item and several predictions, only the last prediction counts', () => {
-    expect(checkActionMatch(order, [{ message: 'working on it' }, order])).toBe(true);
-    expect(checkActionMatch(order, [order, { message: 'bye' }])).toBe(false);
+    expect(match.checkActionMatch(order, [{ message: 'working on it' }, order])).toBe(true);
+    expect(match.checkActionMatch(order, [order, { message: 'bye' }])).toBe(false);
   });
 
   it('gold actions against pulled actions with sides', () => {
@@ -144,21 +141,23 @@ describe('checkActionMatch (check_if_task_success)', () => {
         ],
       },
     ];
-    expect(checkActionMatch(reference, prediction)).toBe(true);
+    expect(match.checkActionMatch(reference, prediction)).toBe(true);
     const wrongSide = [{ actions: prediction[0]?.actions.map((a) => ({ ...a, side: 'agent' })) }];
-    expect(checkActionMatch(reference, wrongSide)).toBe(false);
-    expect(checkActionMatch({ actions: [] }, [{ actions: [{ name: 'anything' }] }])).toBe(true);
-    expect(checkActionMatch({ actions: [] }, [{ message: 'no actions key' }])).toBe(false);
+    expect(match.checkActionMatch(reference, wrongSide)).toBe(false);
+    expect(match.checkActionMatch({ actions: [] }, [{ actions: [{ name: 'anything' }] }])).toBe(
+      true,
+    );
+    expect(match.checkActionMatch({ actions: [] }, [{ message: 'no actions key' }])).toBe(false);
   });
 
   it('strict match compares top-level lengths only', () => {
     const reference = [{ a: 1 }, { b: 2 }];
     const prediction = [{ b: 2 }, { a: 1 }, { c: 3 }];
-    expect(checkActionMatch(reference, prediction)).toBe(true);
-    expect(checkActionMatch(reference, prediction, { disallowExtraItems: true })).toBe(false);
+    expect(match.checkActionMatch(reference, prediction)).toBe(true);
+    expect(match.checkActionMatch(reference, prediction, { disallowExtraItems: true })).toBe(false);
     // Nested lists stay lenient.
     expect(
-      checkActionMatch({ actions: [1] }, { actions: [1, 2] }, { disallowExtraItems: true }),
+      match.checkActionMatch({ actions: [1] }, { actions: [1, 2] }, { disallowExtraItems: true }),
     ).toBe(true);
   });
 });
