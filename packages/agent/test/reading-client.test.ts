@@ -3,13 +3,9 @@
 // away for a moment, are all echoed back, and the connection stays open. The server reads a burst at the pace its answers drain.
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BotServer,
-  createConversationEngine,
-  createReferenceAgentModel,
-  silentLogger,
-} from '../src/index.js';
-import { testRegistry } from './fixtures.js';
+import type { BotServer } from '../src/index.js';
+import { createConversationEngine, createReferenceAgentModel } from '../src/index.js';
+import { listenTestServer } from './fixtures.js';
 import { RtviClient } from '../src/testing/index.js';
 
 const TEXTS = 5_000;
@@ -18,16 +14,13 @@ const MAX_BUFFERED = 256 * 1024;
 let server: BotServer;
 
 beforeAll(async () => {
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    logger: silentLogger,
+  server = await listenTestServer({
     conversation: createConversationEngine({ model: createReferenceAgentModel }),
     // Room for every text in the context, and a small output allowance: the echoes of the
     // burst (20 MB) are far more than this at any moment.
     maxContextBytes: 64 * 1024 * 1024,
     maxBufferedBytes: MAX_BUFFERED,
-  }).listen();
+  });
 });
 
 afterAll(async () => {

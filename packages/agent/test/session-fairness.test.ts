@@ -11,13 +11,9 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BotServer,
-  createConversationEngine,
-  createReferenceAgentModel,
-  silentLogger,
-} from '../src/index.js';
-import { testRegistry } from './fixtures.js';
+import type { BotServer } from '../src/index.js';
+import { createConversationEngine, createReferenceAgentModel } from '../src/index.js';
+import { listenTestServer } from './fixtures.js';
 import { RtviClient } from '../src/testing/index.js';
 
 const TEXTS = 150;
@@ -123,12 +119,9 @@ function percentiles(values: number[]): { p50: number; p99: number; max: number 
 }
 
 beforeAll(async () => {
-  server = await new BotServer({
-    port: 0,
-    registry: testRegistry(),
-    logger: silentLogger,
+  server = await listenTestServer({
     conversation: createConversationEngine({ model: createReferenceAgentModel }),
-  }).listen();
+  });
 });
 
 afterAll(async () => {

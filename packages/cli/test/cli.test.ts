@@ -1,22 +1,15 @@
 // The built `scenaro` command, run as a child process (`npm run build` first).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDictHash } from '@scenaro/agent';
 import { RtviClient, pollUntil } from '@scenaro/agent/testing';
+import { bin, cliBuilt, repoRoot } from './built-cli.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = join(repoRoot, 'packages/cli/bin/scenaro.js');
-const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
-if (!built) {
-  console.warn(
-    '\n*** SKIPPING packages/cli/test/cli.test.ts: packages/cli/dist is missing. Run `npm run build` first. ***\n',
-  );
-}
+const built = cliBuilt('packages/cli/test/cli.test.ts');
 
 interface Run {
   child: ChildProcess;

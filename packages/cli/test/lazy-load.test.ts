@@ -1,19 +1,14 @@
 // `scenaro --help` and `scenaro hash` load only what they need: the built command runs with a
 // module hook that reports every module it loads, and the heavy packages must not appear.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bin, cliBuilt } from './built-cli.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = join(repoRoot, 'packages/cli/bin/scenaro.js');
-const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
-if (!built)
-  console.warn(
-    '\n*** SKIPPING lazy-load tests: packages/cli/dist is missing (npm run build) ***\n',
-  );
+const built = cliBuilt('the lazy-load tests');
 
 /** The URLs of every module `scenaro ARGS` loads. */
 function loadedModules(args: string[]): string[] {

@@ -1,17 +1,9 @@
 // `scenaro serve` refuses unsafe auth settings before it binds anything.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bin, cliBuilt } from './built-cli.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = join(repoRoot, 'packages/cli/bin/scenaro.js');
-const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
-if (!built)
-  console.warn(
-    '\n*** SKIPPING serve-auth tests: packages/cli/dist is missing (npm run build) ***\n',
-  );
+const built = cliBuilt('the serve-auth tests');
 
 function serve(args: string[], env: Record<string, string> = {}) {
   const { SCENARO_TOKEN: _ignored, ...rest } = process.env;
