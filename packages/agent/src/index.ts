@@ -72,3 +72,4 @@ export * from './voice/stt.js';
 export * from './voice/none-stt.js';
 export * from './voice/pocketsphinx-stt.js';
 export * from './voice/openai-stt.js';
+export * from './voice/voice-options.js';

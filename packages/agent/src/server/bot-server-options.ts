@@ -5,6 +5,7 @@ import type { ServerProfile } from '../control/router.js';
 import type { ConversationFactory } from '../conversation/hook.js';
 import type { DbCache } from '../scenario/db-loader.js';
 import type { DomainRegistry } from '../scenario/registry.js';
+import type { VoiceOptions } from '../voice/voice-options.js';
 import type { Logger } from './logger.js';
 import type { BotSession } from './session.js';
 
@@ -111,4 +112,9 @@ export interface BotServerOptions {
    * methods on `session.rpc`, attach per-session state. A throw closes that connection (1011).
    */
   onSession?: (session: BotSession) => void;
+  /**
+   * Speech: the bot hears `AudioRawFrame`s (VAD, speech to text) and answers in speech (text to
+   * speech). @default none (audio frames are ignored, replies are text only)
+   */
+  voice?: VoiceOptions;
 }

@@ -1,0 +1,40 @@
+/**
+ * What a bot server's voice is made of: the speech engines, the VAD's timing
+ * and the audio clock. Every session of the server shares the engines and
+ * opens its own STT stream.
+ */
+import type { SpeechToText } from './stt.js';
+import type { TextToSpeech } from './tts.js';
+import type { VadTiming } from './vad.js';
+
+/** How a session's outgoing audio is timed. */
+export type AudioPacing = 'realtime' | 'fast';
+
+/** Voice of a bot server. */
+export interface VoiceOptions {
+  /**
+   * Speech to text. Without one the bot does not listen: audio it receives is answered once per
+   * session with an RTVI `error` (saying what to install when the engine's `check()` failed).
+   */
+  stt?: SpeechToText;
+  /** Text to speech. Without one the bot answers in text only (`bot-output`, no audio). */
+  tts?: TextToSpeech;
+  /** VAD start/stop windows. @default start 200 ms, stop 800 ms */
+  vad?: VadTiming;
+  /**
+   * `realtime` sends the bot's audio at the pace it plays (what a listener needs); `fast` sends
+   * it as soon as it is synthesized and counts audio time in samples (evaluation between bots).
+   * A session can change it. @default 'realtime'
+   */
+  pacing?: AudioPacing;
+  /** Duration of each outgoing audio frame. @default 40 */
+  outputChunkMs?: number;
+  /**
+   * In real-time pacing, how far ahead of its play time a frame may be sent, so the listener's
+   * buffer does not run dry on network jitter. @default 80
+   */
+  outputLeadMs?: number;
+}
+
+export const DEFAULT_OUTPUT_CHUNK_MS = 40;
+export const DEFAULT_OUTPUT_LEAD_MS = 80;
