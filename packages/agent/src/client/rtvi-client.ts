@@ -15,7 +15,12 @@ import {
   encodeFrame,
   sendText as sendTextMessage,
 } from '@scenaro/sdk/protocol';
-import type { RTVIAbout, RTVIMessage, SendTextOptions } from '@scenaro/sdk/protocol';
+import type {
+  AudioFrameValue,
+  RTVIAbout,
+  RTVIMessage,
+  SendTextOptions,
+} from '@scenaro/sdk/protocol';
 
 /** Direction of a frame-log line: sent, received, closed, trouble. */
 export type RtviLogDirection = '->' | '<-' | 'xx' | '!!';
@@ -44,6 +49,8 @@ export interface RtviClientOptions {
   log?: (direction: RtviLogDirection, text: string) => void;
   /** Every inbound envelope that is not the awaited reply to a request. */
   onMessage?: (message: RTVIMessage) => void;
+  /** Every inbound `AudioRawFrame` (the bot's speech). */
+  onAudio?: (frame: AudioFrameValue) => void;
   /** The connection closed without `close()` or `terminate()` being called. */
   onClose?: (info: CloseInfo) => void;
 }
@@ -127,6 +134,11 @@ export class RtviClient {
   readonly messages: RTVIMessage[] = [];
   /** Every received message that was not a decodable RTVI envelope (empty with `record: false`). */
   readonly undecoded: UndecodedMessage[] = [];
+  /**
+   * Every `AudioRawFrame` received (empty with `record: false`), with the number of envelopes
+   * received before it, so tests can check where audio falls between events.
+   */
+  readonly audio: { frame: AudioFrameValue; afterMessages: number }[] = [];
   /** The `data` of `bot-ready`, once {@link handshake} is done. */
   botReady: unknown;
   readonly #options: RtviClientOptions;
@@ -229,6 +241,13 @@ export class RtviClient {
       return;
     }
     const decoded = decodeRtviFrame(bytes);
+    if (!decoded.ok && decoded.reason === 'not-a-message' && decoded.frame.kind === 'audio') {
+      const frame = decoded.frame;
+      if (record) this.audio.push({ frame, afterMessages: this.messages.length });
+      this.#options.onAudio?.(frame);
+      this.#notify();
+      return;
+    }
     if (!decoded.ok) {
       this.#log('<-', `undecodable frame (${decoded.reason})`);
       if (record) this.undecoded.push({ isBinary, bytes, reason: decoded.reason });
@@ -292,6 +311,11 @@ export class RtviClient {
   /** Send raw bytes as one binary WebSocket message. */
   sendRaw(bytes: Uint8Array): void {
     this.#open().send(bytes, { binary: true });
+  }
+
+  /** Send user audio: one `AudioRawFrame` of PCM16 (16 kHz mono by default). */
+  sendAudio(pcm: Uint8Array, sampleRate = 16_000, numChannels = 1): void {
+    this.sendRaw(encodeFrame({ kind: 'audio', audio: pcm, sampleRate, numChannels }));
   }
 
   /** Send a text WebSocket message (which RTVI does not use). */

@@ -17,7 +17,7 @@ import type {
 import { executeToolByName } from '../scenario/tool-executor.js';
 import type { ToolCallOutcome } from '../scenario/tool-executor.js';
 import type { ContextMessage, ContextToolCall } from './context.js';
-import type { Conversation, ConversationHost, SendTextOptions } from './hook.js';
+import type { Conversation, ConversationHost, SendTextOptions, SpeechOutput } from './hook.js';
 import type { ChatModel, ChatToolSpec, ChatUsage } from './model.js';
 
 /** How much of a function call the client is told (Pipecat's report levels). */
@@ -135,7 +135,7 @@ export class ConversationEngine implements Conversation {
   }
 
   onUserText(content: string, options: SendTextOptions): Promise<void> {
-    if (options.runImmediately && this.#running) this.#interrupt();
+    if (options.runImmediately) this.#interrupt();
     this.#host.context.append({ role: 'user', content });
     this.#host.emit('user-llm-text', { text: content });
     if (!options.runImmediately) return Promise.resolve();
@@ -165,15 +165,21 @@ export class ConversationEngine implements Conversation {
     });
   }
 
+  interrupt(): boolean {
+    return this.#interrupt();
+  }
+
   close(): void {
     this.#interrupt();
   }
 
-  #interrupt(): void {
+  #interrupt(): boolean {
+    this.#host.speech?.interrupt();
     const running = this.#running;
-    if (!running) return;
+    if (!running) return false;
     running.controller.abort(new Error('interrupted'));
     this.#host.emit('bot-interrupted');
+    return true;
   }
 
   #reportLevel(name: string): FunctionCallReportLevel {
@@ -203,12 +209,14 @@ export class ConversationEngine implements Conversation {
     let exit: string | undefined;
     let error: string | undefined;
     const maxSteps = this.#options.maxStepsPerTurn ?? 10;
+    const speech = options.audioResponse ? this.#host.speech : undefined;
     try {
       for (let step = 1; step <= maxSteps; step++) {
         if (signal.aborted) break;
         calls++;
-        const result = await this.#modelCall(turn, step, signal, options);
+        const result = await this.#modelCall(turn, step, signal, options, speech);
         if (result.text) texts.push(result.text);
+        speech?.flush();
         if (result.toolCalls.length === 0) break;
         const outcomes = await this.#runTools(result.toolCalls, signal);
         for (const { outcome } of outcomes) {
@@ -233,6 +241,7 @@ export class ConversationEngine implements Conversation {
     } finally {
       this.#host.signal.removeEventListener('abort', onSessionEnd);
       this.#running = undefined;
+      if (!signal.aborted) speech?.end();
       resolveDone();
     }
     const message: TurnCompleteMessage = {
@@ -253,6 +262,7 @@ export class ConversationEngine implements Conversation {
     step: number,
     signal: AbortSignal,
     options: SendTextOptions,
+    speech: SpeechOutput | undefined,
   ): Promise<{ text: string; toolCalls: ContextToolCall[] }> {
     const { context } = this.#host;
     const started = performance.now();
@@ -275,6 +285,7 @@ export class ConversationEngine implements Conversation {
         if (event.type === 'text-delta') {
           text += event.text;
           this.#host.emit('bot-llm-text', { text: event.text });
+          speech?.text(event.text);
         } else if (event.type === 'tool-call') {
           toolCalls.push({
             id: event.id,
@@ -312,7 +323,8 @@ export class ConversationEngine implements Conversation {
     const message: ContextMessage = { role: 'assistant', content: text.length > 0 ? text : null };
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
     if (text.length > 0 || toolCalls.length > 0) context.append(message);
-    if (text.length > 0) {
+    // Spoken text is reported sentence by sentence as it is spoken.
+    if (text.length > 0 && !speech) {
       this.#host.emit('bot-output', {
         text,
         aggregated_by: 'sentence',

@@ -47,6 +47,20 @@ export interface ConversationHost {
   readonly signal: AbortSignal;
   /** RPC to the client's browser (frontend tools), when the connection carries one. */
   readonly rpc?: BrowserRpc;
+  /** The bot's voice, when it speaks: replies with `audioResponse` are streamed into it. */
+  readonly speech?: SpeechOutput;
+}
+
+/** Where a reply's text is spoken. */
+export interface SpeechOutput {
+  /** More of the reply (sentences are spoken as they complete). */
+  text(delta: string): void;
+  /** Speak what has been collected now; more of the reply may follow (e.g. after a tool call). */
+  flush(): void;
+  /** The reply is complete. */
+  end(): void;
+  /** Drop the speech playing and pending; true when there was some. */
+  interrupt(): boolean;
 }
 
 /** The part of a session's browser RPC the conversation uses. */
@@ -61,6 +75,11 @@ export interface BrowserRpc extends RpcTransport {
 export interface Conversation {
   /** `send-text`: a user turn arrived. */
   onUserText?(content: string, options: SendTextOptions): void | Promise<void>;
+  /**
+   * Stop the running turn (the user barged in); returns true when one was stopped and
+   * `bot-interrupted` was sent.
+   */
+  interrupt?(): boolean;
   /** `reset`: the context went back to its system prompt; stop any running turn. */
   onReset?(): void | Promise<void>;
   /** `update_system_prompt` installed a new prompt and tool set; a new scenario begins. */

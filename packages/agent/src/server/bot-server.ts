@@ -10,7 +10,13 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
-import { decodeRtviFrame, encodeRtviFrame, errorResponse, rtviError } from '@scenaro/sdk/protocol';
+import {
+  decodeRtviFrame,
+  encodeFrame,
+  encodeRtviFrame,
+  errorResponse,
+  rtviError,
+} from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { ClientMessageRouter } from '../control/router.js';
 import type { ClientMessageHandler } from '../control/handlers.js';
@@ -301,6 +307,13 @@ export class BotServer {
       enableToolCalling: this.#options.enableToolCalling,
       contextIdleWaitMs: this.#options.contextIdleWaitMs,
       send,
+      ...(this.#options.voice
+        ? {
+            voice: this.#options.voice,
+            sendAudio: (pcm: Uint8Array, sampleRate: number) =>
+              this.#sendAudio(ws, req, pcm, sampleRate, log),
+          }
+        : {}),
       close: (code, reason) => ws.close(code, reason),
       limits: this.#limits,
       whenWritable: () => this.#whenWritable(ws, req),
@@ -357,7 +370,8 @@ export class BotServer {
         );
         return;
       case 'not-a-message':
-        session.log.debug({ kind: decoded.frame.kind }, 'ignored a non-message frame');
+        if (decoded.frame.kind === 'audio') session.audio(decoded.frame);
+        else session.log.debug({ kind: decoded.frame.kind }, 'ignored a non-message frame');
         return;
       case 'bad-envelope':
         if (decoded.error.kind === 'foreign-label') {
@@ -401,6 +415,40 @@ export class BotServer {
     });
   }
 
+  /**
+   * Send one frame of the bot's audio. Resolves at once, or once the connection has drained when
+   * its buffer is over the watermark (so fast-paced speech never floods a slow reader).
+   */
+  #sendAudio(
+    ws: WebSocket,
+    req: IncomingMessage,
+    pcm: Uint8Array,
+    sampleRate: number,
+    log: Logger,
+  ): Promise<void> | undefined {
+    if (ws.readyState !== ws.OPEN) return undefined;
+    const bytes = encodeFrame({ kind: 'audio', audio: pcm, sampleRate, numChannels: 1 });
+    if (!this.#fits(ws, bytes.byteLength, log)) return undefined;
+    ws.send(bytes, { binary: true });
+    return this.#whenWritable(ws, req);
+  }
+
+  /** False (and the connection closing) when `bytes` more would exceed `maxBufferedBytes`. */
+  #fits(ws: WebSocket, bytes: number, log: Logger): boolean {
+    if (ws.bufferedAmount + bytes <= this.#options.maxBufferedBytes) return true;
+    log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
+    ws.close(1013, 'Client is not reading its messages');
+    // A client that reads nothing never takes the close frame either: without this, its socket
+    // and queued data would stay until ws's 30-second closing timeout.
+    const grace = this.#options.slowReaderCloseGraceMs;
+    if (Number.isFinite(grace)) {
+      const drop = setTimeout(() => ws.terminate(), Math.min(grace, MAX_TIMER_MS));
+      drop.unref();
+      ws.once('close', () => clearTimeout(drop));
+    }
+    return false;
+  }
+
   #send(ws: WebSocket, message: RTVIMessage, log: Logger): boolean {
     if (ws.readyState !== ws.OPEN) return false;
     let bytes: Uint8Array;
@@ -431,19 +479,7 @@ export class BotServer {
         ),
       );
     }
-    if (ws.bufferedAmount + bytes.byteLength > this.#options.maxBufferedBytes) {
-      log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
-      ws.close(1013, 'Client is not reading its messages');
-      // A client that reads nothing never takes the close frame either: without this, its socket
-      // and queued data would stay until ws's 30-second closing timeout.
-      const grace = this.#options.slowReaderCloseGraceMs;
-      if (Number.isFinite(grace)) {
-        const drop = setTimeout(() => ws.terminate(), Math.min(grace, MAX_TIMER_MS));
-        drop.unref();
-        ws.once('close', () => clearTimeout(drop));
-      }
-      return false;
-    }
+    if (!this.#fits(ws, bytes.byteLength, log)) return false;
     ws.send(bytes, { binary: true });
     return true;
   }

@@ -18,6 +18,7 @@ import {
 } from '@scenaro/sdk/protocol';
 import type {
   ActionAppliedMessage,
+  AudioFrameValue,
   ActionRecord,
   ClientMessageData,
   ClientToServerMessage,
@@ -31,7 +32,13 @@ import type { ClientMessageHandler } from '../control/handlers.js';
 import type { ClientMessageRouter } from '../control/router.js';
 import type { SessionControl, SessionControlOptions } from '../control/session-control.js';
 import { ConversationContext } from '../conversation/context.js';
-import type { Conversation, ConversationFactory, ConversationHost } from '../conversation/hook.js';
+import type {
+  Conversation,
+  ConversationFactory,
+  ConversationHost,
+  SendTextOptions,
+  SpeechOutput,
+} from '../conversation/hook.js';
 import { beginDbWrite } from '../scenario/db-revision.js';
 import { MAX_NESTING_DEPTH, exceedsNestingDepth } from '../scenario/initialize.js';
 import type { DbSource } from '../scenario/initialize.js';
@@ -43,6 +50,8 @@ import { RtviRpcServerTransport } from './rtvi-rpc-transport.js';
 import { SerialQueue } from './serial-queue.js';
 import { DEFAULT_SESSION_LIMITS, limitErrors } from './session-limits.js';
 import type { SessionLimits } from './session-limits.js';
+import type { VoiceOptions } from '../voice/voice-options.js';
+import { VoiceSession } from './voice-session.js';
 
 /** What a session is built from. */
 export interface BotSessionOptions extends SessionControlOptions {
@@ -67,6 +76,13 @@ export interface BotSessionOptions extends SessionControlOptions {
   whenWritable?: () => Promise<void> | undefined;
   /** Stop (true) or resume (false) reading from the connection. */
   pauseInput?: (paused: boolean) => void;
+  /** The bot's voice (engines shared by the server's sessions). @default none: audio is ignored */
+  voice?: VoiceOptions;
+  /**
+   * Writes one frame of the bot's audio (mono PCM16). May return a promise to wait on before the
+   * next frame (the connection's buffer is full). @default audio is not sent
+   */
+  sendAudio?: (pcm: Uint8Array, sampleRate: number) => void | Promise<void>;
 }
 
 /** Message types a session never answers, so two peers can never ping-pong errors. */
@@ -98,8 +114,11 @@ export class BotSession implements SessionControl, ConversationHost {
   #turns = 0;
   #inputPaused = false;
   #ready = false;
+  #ignoredAudio = false;
   /** RPC to the browser over this connection (frontend tools, UI activity, dictation). */
   readonly rpc: RtviRpcServerTransport;
+  /** Ears and voice, when the server has them. */
+  readonly voice: VoiceSession | undefined;
 
   constructor(options: BotSessionOptions) {
     this.#opts = options;
@@ -116,6 +135,16 @@ export class BotSession implements SessionControl, ConversationHost {
       send: (message) => this.#opts.send(message),
       signal: this.#abort.signal,
     });
+    this.voice = options.voice
+      ? new VoiceSession(options.voice, {
+          emit: (type, data) => this.emit(type, data),
+          sendAudio: (pcm, rate) => options.sendAudio?.(pcm, rate),
+          userSpeech: (text) => this.#userSpeech(text),
+          interruptTurn: () => this.#conversation.interrupt?.() ?? false,
+          rpc: this.rpc,
+          log: this.log,
+        })
+      : undefined;
     this.#conversation = options.conversation?.(this) ?? {};
     this.#limits = options.limits ?? DEFAULT_SESSION_LIMITS;
     this.#serial = new SerialQueue(options.whenWritable ? { ready: options.whenWritable } : {});
@@ -141,6 +170,10 @@ export class BotSession implements SessionControl, ConversationHost {
   }
 
   // --- ConversationHost ---------------------------------------------------
+
+  get speech(): SpeechOutput | undefined {
+    return this.voice?.speech;
+  }
 
   emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void {
     this.#opts.send(serverEvent(type, data));
@@ -190,6 +223,16 @@ export class BotSession implements SessionControl, ConversationHost {
   }
 
   // --- inbound ------------------------------------------------------------
+
+  /** Hear one `AudioRawFrame` of the user (ignored when the server has no voice). */
+  audio(frame: AudioFrameValue): void {
+    if (!this.voice) {
+      if (!this.#ignoredAudio) this.log.debug({}, 'ignoring audio: this server has no voice');
+      this.#ignoredAudio = true;
+      return;
+    }
+    this.voice.audio(frame);
+  }
 
   /** Handle one decoded envelope (already known to carry the `rtvi-ai` label). */
   handle(envelope: RTVIMessage): void {
@@ -271,26 +314,50 @@ export class BotSession implements SessionControl, ConversationHost {
 
   #userText(id: string, data: SendTextData): void {
     const options = data.options ?? {};
-    const runImmediately = options.run_immediately ?? true;
+    this.#userTurn(
+      data.content,
+      {
+        runImmediately: options.run_immediately ?? true,
+        audioResponse: options.audio_response ?? true,
+      },
+      'send-text',
+      (error) => this.#opts.send(errorResponse(id, error)),
+    );
+  }
+
+  /** The user said `text`: a turn answered in speech, in order with the other requests. */
+  #userSpeech(text: string): void {
+    if (this.#abort.signal.aborted) return;
+    this.#serially(async () =>
+      this.#userTurn(text, { runImmediately: true, audioResponse: true }, 'speech', (error) =>
+        this.#opts.send(rtviError(error, false)),
+      ),
+    );
+  }
+
+  /** Start a user turn within the session's limits; `refuse` reports a refusal. */
+  #userTurn(
+    content: string,
+    options: SendTextOptions,
+    what: string,
+    refuse: (error: string) => void,
+  ): void {
     const { maxContextBytes, maxQueuedTurns } = this.#limits;
-    if (runImmediately && this.#turns >= maxQueuedTurns) {
-      this.#opts.send(errorResponse(id, limitErrors.turns(maxQueuedTurns)));
+    if (options.runImmediately && this.#turns >= maxQueuedTurns) {
+      refuse(limitErrors.turns(maxQueuedTurns));
       return;
     }
     // The message costs its content plus a few bytes of JSON around it.
-    const bytes = this.context.bytes + Buffer.byteLength(data.content, 'utf8') + 32;
+    const bytes = this.context.bytes + Buffer.byteLength(content, 'utf8') + 32;
     if (bytes > maxContextBytes) {
-      this.log.warn({ bytes, maxContextBytes }, 'send-text refused: context limit');
-      this.#opts.send(errorResponse(id, limitErrors.context(bytes, maxContextBytes)));
+      this.log.warn({ bytes, maxContextBytes }, `${what} refused: context limit`);
+      refuse(limitErrors.context(bytes, maxContextBytes));
       return;
     }
-    const run = this.#conversation.onUserText?.(data.content, {
-      runImmediately,
-      audioResponse: options.audio_response ?? true,
-    });
+    const run = this.#conversation.onUserText?.(content, options);
     if (!run) return;
     this.#turns++;
-    this.#track(this.#guard(run, 'send-text').finally(() => this.#turns--));
+    this.#track(this.#guard(run, what).finally(() => this.#turns--));
   }
 
   /** Refuses request `id` when the session already has its most pending requests. */
@@ -376,5 +443,6 @@ export class BotSession implements SessionControl, ConversationHost {
     } catch (err) {
       this.log.error({ err }, 'conversation close failed');
     }
+    this.voice?.close().catch((err: unknown) => this.log.error({ err }, 'voice close failed'));
   }
 }

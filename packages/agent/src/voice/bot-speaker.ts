@@ -1,0 +1,255 @@
+/**
+ * The bot's voice in one session: the reply's text streams in, each complete
+ * sentence is synthesized while the previous one plays, and the audio goes
+ * out in fixed-length frames timed by an {@link AudioClock} (real time for a
+ * listener, sample-counted for evaluation). It emits the RTVI events Pipecat's
+ * output emits around speech, in the same order:
+ *
+ * `bot-tts-started`, `bot-started-speaking` (first frame), per sentence after
+ * its audio `bot-output {spoken: true}` and `bot-tts-text`, then at the end of
+ * the reply `bot-tts-stopped` and `bot-stopped-speaking`.
+ *
+ * An interruption (barge-in, reset) drops the sentence playing and every
+ * pending one at once.
+ */
+import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
+import { PcmChunker } from './chunker.js';
+import type { AudioClock } from './clock.js';
+import { msToSamples } from './pcm.js';
+import { SentenceSplitter } from './sentences.js';
+import type { TextToSpeech } from './tts.js';
+
+/** Where a speaker's output goes. */
+export interface SpeakerSink {
+  /** Send one frame of mono PCM16; may return a promise to wait on before the next (back-pressure). */
+  audio(pcm: Uint8Array, sampleRate: number): void | Promise<void>;
+  /** Send an RTVI event. */
+  emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void;
+}
+
+/** Timing marks of one reply, in `performance.now()` milliseconds. */
+export interface SpeechMarks {
+  /** The first sentence was handed to the TTS. */
+  ttsStart?: number;
+  /** The TTS gave its first audio. */
+  ttsFirstAudio?: number;
+  /** The first frame was sent. */
+  firstFrame?: number;
+}
+
+/** Options of a {@link BotSpeaker}. */
+export interface BotSpeakerOptions {
+  tts: TextToSpeech;
+  sink: SpeakerSink;
+  /** Paces the frames; its rate must be the TTS's. */
+  clock: AudioClock;
+  /** Frame duration. @default 40 */
+  chunkMs?: number;
+  /** Called on failures (the reply goes on without the failed sentence). */
+  onError?: (err: unknown, sentence: string) => void;
+  /** Called when a reply's first frame goes out. */
+  onFirstFrame?: (marks: SpeechMarks) => void;
+}
+
+/** Marks the end of a reply in the queue. */
+const END_OF_REPLY = Symbol('end of reply');
+type QueueItem = string | typeof END_OF_REPLY;
+
+function isAbort(err: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (err instanceof Error && err.name === 'AbortError');
+}
+
+/** One session's speech output. */
+export class BotSpeaker {
+  readonly #tts: TextToSpeech;
+  readonly #sink: SpeakerSink;
+  readonly #chunkMs: number;
+  readonly #options: BotSpeakerOptions;
+  #clock: AudioClock;
+  #splitter = new SentenceSplitter();
+  #queue: QueueItem[] = [];
+  #running: Promise<void> | undefined;
+  #controller = new AbortController();
+  #ttsStarted = false;
+  #speaking = false;
+  #segment = 0;
+  #marks: SpeechMarks = {};
+  #idleWaiters: (() => void)[] = [];
+
+  constructor(options: BotSpeakerOptions) {
+    this.#tts = options.tts;
+    this.#sink = options.sink;
+    this.#clock = options.clock;
+    this.#chunkMs = options.chunkMs ?? 40;
+    this.#options = options;
+    if (options.clock.sampleRate !== options.tts.sampleRate) {
+      throw new RangeError(
+        `the clock counts ${options.clock.sampleRate} Hz but the TTS speaks ${options.tts.sampleRate} Hz`,
+      );
+    }
+  }
+
+  /** Sample rate of the audio sent. */
+  get sampleRate(): number {
+    return this.#tts.sampleRate;
+  }
+
+  /** True while a reply is being spoken or waits to be. */
+  get busy(): boolean {
+    return this.#running !== undefined || this.#queue.length > 0;
+  }
+
+  /** True between `bot-started-speaking` and `bot-stopped-speaking`. */
+  get speaking(): boolean {
+    return this.#speaking;
+  }
+
+  /** Replace the clock (e.g. real time to fast); takes effect from the next frame. */
+  setClock(clock: AudioClock): void {
+    if (clock.sampleRate !== this.#tts.sampleRate) {
+      throw new RangeError(`the clock must count ${this.#tts.sampleRate} Hz`);
+    }
+    this.#clock = clock;
+  }
+
+  /** More of the reply's text: every sentence it completes is queued to be spoken. */
+  text(delta: string): void {
+    this.#enqueue(this.#splitter.push(delta));
+  }
+
+  /** Speak what has been collected now (a pause in the reply, e.g. before a tool call). */
+  flush(): void {
+    this.#enqueue(this.#splitter.flush());
+  }
+
+  /** The reply is complete: speak the rest, then stop speaking once its audio has played. */
+  end(): void {
+    this.#enqueue([...this.#splitter.flush(), END_OF_REPLY]);
+  }
+
+  /** Speak a whole reply. */
+  say(text: string): void {
+    this.text(text);
+    this.end();
+  }
+
+  /** Resolves once nothing is being spoken or waiting. */
+  idle(): Promise<void> {
+    if (!this.#active()) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * Stop speaking now: the sentence playing and all pending ones are dropped. Returns true when
+   * something was being spoken or waited to be.
+   */
+  interrupt(): boolean {
+    const active = this.#active();
+    this.#controller.abort(Object.assign(new Error('speech interrupted'), { name: 'AbortError' }));
+    this.#controller = new AbortController();
+    this.#queue = [];
+    this.#splitter.reset();
+    this.#running = undefined;
+    this.#finish();
+    return active;
+  }
+
+  #active(): boolean {
+    return this.busy || this.#speaking || this.#ttsStarted || this.#splitter.pending;
+  }
+
+  #enqueue(items: QueueItem[]): void {
+    if (items.length === 0) return;
+    this.#queue.push(...items);
+    if (this.#running) return;
+    const run = this.#drain(this.#controller.signal).finally(() => {
+      if (this.#running === run) this.#running = undefined;
+    });
+    this.#running = run;
+  }
+
+  async #drain(signal: AbortSignal): Promise<void> {
+    while (this.#queue.length > 0 && !signal.aborted) {
+      const item = this.#queue.shift()!;
+      try {
+        if (item === END_OF_REPLY) {
+          // Real time: wait until the audio sent has played out.
+          await this.#clock.advance(0, signal);
+          this.#finish();
+        } else {
+          await this.#speak(item, signal);
+        }
+      } catch (err) {
+        if (isAbort(err, signal)) return;
+        if (item !== END_OF_REPLY) this.#options.onError?.(err, item);
+      }
+    }
+  }
+
+  async #speak(sentence: string, signal: AbortSignal): Promise<void> {
+    const rate = this.#tts.sampleRate;
+    const chunker = PcmChunker.forDuration(this.#chunkMs, rate);
+    if (!this.#ttsStarted) {
+      this.#ttsStarted = true;
+      this.#marks = { ttsStart: performance.now() };
+      this.#sink.emit('bot-tts-started');
+    }
+    const started = performance.now();
+    let first = true;
+    for await (const chunk of this.#tts.synthesize(sentence, { signal })) {
+      if (first) {
+        first = false;
+        this.#marks.ttsFirstAudio ??= performance.now();
+        this.#sink.emit('metrics', {
+          ttfb: [
+            { processor: `${this.#tts.name}-tts`, value: (performance.now() - started) / 1000 },
+          ],
+        });
+      }
+      for (const frame of chunker.push(chunk)) await this.#send(frame, signal);
+    }
+    for (const frame of chunker.flush()) await this.#send(frame, signal);
+    if (signal.aborted) return;
+    const segment = ++this.#segment;
+    this.#sink.emit('bot-output', {
+      text: sentence,
+      spoken: true,
+      will_be_spoken: true,
+      aggregated_by: 'sentence',
+      segment_id: String(segment),
+      spoken_status: 'completed',
+      spoken_progress: { accumulated_text: sentence, remaining_text: '' },
+    });
+    this.#sink.emit('bot-tts-text', { text: sentence });
+    this.#sink.emit('metrics', {
+      characters: [{ processor: `${this.#tts.name}-tts`, value: sentence.length }],
+    });
+  }
+
+  async #send(frame: Uint8Array, signal: AbortSignal): Promise<void> {
+    await this.#clock.advance(msToSamples(this.#chunkMs, this.#tts.sampleRate), signal);
+    if (signal.aborted) return;
+    if (!this.#speaking) {
+      this.#speaking = true;
+      this.#marks.firstFrame = performance.now();
+      this.#sink.emit('bot-started-speaking');
+      this.#options.onFirstFrame?.(this.#marks);
+    }
+    await this.#sink.audio(frame, this.#tts.sampleRate);
+  }
+
+  /** End of a reply (or an interruption): close the events that were opened. */
+  #finish(): void {
+    if (this.#ttsStarted) {
+      this.#ttsStarted = false;
+      this.#sink.emit('bot-tts-stopped');
+    }
+    if (this.#speaking) {
+      this.#speaking = false;
+      this.#sink.emit('bot-stopped-speaking');
+    }
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
