@@ -128,3 +128,117 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
     }
   }, 60_000);
 });
+
+/** `rpc-call` of a composer method, as the browser's RTVI transport sends it. */
+function dictation(client: RtviClient, action: 'start' | 'end' | 'cancel', dictationId: string) {
+  return client.call<{ payload: string }>('rpc-call', {
+    method: `composer_${action}_dictation`,
+    payload: JSON.stringify({ dictationId, sentAt: Date.now() }),
+    responseTimeoutMs: 15_000,
+  });
+}
+
+describe.skipIf(!runs)('voice bot server: audio_response and dictation', () => {
+  let server: BotServer;
+  let tts: TextToSpeech;
+
+  beforeAll(async () => {
+    if (missing) throw missing;
+    tts = testTts();
+    server = await listenTestServer({
+      conversation: echoConversation,
+      voice: { stt: createPocketsphinxSpeechToText(), tts: testTts(), pacing: 'fast' },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await tts?.close();
+  });
+
+  it('answers send-text in speech when audio_response is true, in text only when false', async () => {
+    const client = await RtviClient.connect(server.url);
+    try {
+      await client.handshake();
+      client.sendText('Hello', { audio_response: true });
+      await client.waitFor((m) => m.type === 'bot-stopped-speaking', 'the spoken reply');
+      const spoken = client.messages
+        .filter((m) => m.type === 'bot-tts-text')
+        .map((m) => (m.data as { text: string }).text);
+      expect(spoken.join(' ')).toBe(echoReply('Hello'));
+      expect(client.audio.length).toBeGreaterThan(10);
+
+      const from = client.messages.length;
+      const framesBefore = client.audio.length;
+      client.sendText('Goodbye', { audio_response: false });
+      const done = await client.waitFor(
+        (m) =>
+          m.type === 'server-message' && (m.data as { type?: string }).type === 'turn-complete',
+        'the text reply',
+        { from },
+      );
+      expect((done.data as { text: string }).text).toBe(echoReply('Goodbye'));
+      const later = client.messages.slice(from);
+      const output = later.find((m) => m.type === 'bot-output')?.data as Record<string, unknown>;
+      expect(output).toMatchObject({
+        text: echoReply('Goodbye'),
+        spoken: false,
+        will_be_spoken: false,
+      });
+      expect(
+        later.some((m) => m.type === 'bot-tts-text' || m.type === 'bot-started-speaking'),
+      ).toBe(false);
+      expect(client.audio.length).toBe(framesBefore);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('dictation hands back the transcript without taking a turn; cancel discards it', async () => {
+    const client = await RtviClient.connect(server.url);
+    try {
+      await client.handshake();
+      const said = 'Please send the confirmation to my phone.';
+      const speech = await speak(tts, said);
+      sendStream(client, silence(300));
+      const started = await dictation(client, 'start', 'd1');
+      expect(JSON.parse(started.payload)).toEqual({ dictationId: 'd1', status: 'started' });
+      sendStream(client, speech, silence(800));
+      // The microphone keeps streaming after the end, as a browser's does.
+      const ending = dictation(client, 'end', 'd1');
+      sendStream(client, silence(1000));
+      const ended = JSON.parse((await ending).payload) as {
+        transcript: string;
+        status: string;
+      };
+      expect(ended.status).toBe('ended');
+      expect(wordErrors(said, ended.transcript).wer).toBeLessThanOrEqual(0.35);
+
+      await dictation(client, 'start', 'd2');
+      sendStream(client, speech, silence(800));
+      const cancelled = JSON.parse((await dictation(client, 'cancel', 'd2')).payload);
+      expect(cancelled).toEqual({ dictationId: 'd2', status: 'cancelled' });
+      // Ending a dictation that is not open is an application error saying so.
+      const refused = await client.request('rpc-call', {
+        method: 'composer_end_dictation',
+        payload: JSON.stringify({ dictationId: 'd2', sentAt: Date.now() }),
+        responseTimeoutMs: 15_000,
+      });
+      expect(refused.type).toBe('error-response');
+      expect(refused.data).toMatchObject({ code: 1500, data: 'no dictation is open (got d2)' });
+
+      // Neither dictation took a turn or produced a conversational transcript.
+      sendStream(client, silence(1500));
+      await client.repliesTo(() => undefined);
+      const kinds = types(client.messages);
+      expect(kinds).not.toContain('user-llm-text');
+      expect(kinds).not.toContain('bot-started-speaking');
+      expect(
+        client.messages.some(
+          (m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final,
+        ),
+      ).toBe(false);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

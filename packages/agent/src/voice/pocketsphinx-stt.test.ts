@@ -62,7 +62,7 @@ describe('PocketSphinx adapter', () => {
     const path = join(dir, name);
     await writeFile(
       path,
-      `#!/bin/sh\necho "INFO: continuous.c(307): pocketsphinx_continuous COMPILED ON: test" >&2\n${body}\n`,
+      `#!/bin/sh\necho "INFO: continuous.c(307): /usr/bin/pocketsphinx_continuous COMPILED ON: test" >&2\n${body}\n`,
     );
     await chmod(path, 0o755);
     return path;

@@ -112,8 +112,8 @@ interface PendingFinal {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** The line `pocketsphinx_continuous` logs when its models are loaded. */
-const READY_LINE = /continuous\.c\(\d+\): pocketsphinx_continuous COMPILED ON/;
+/** The line `pocketsphinx_continuous` logs (with the path it was started by) when its models are loaded. */
+const READY_LINE = /continuous\.c\(\d+\): \S*pocketsphinx_continuous COMPILED ON/;
 
 class PocketsphinxSession extends UtteranceSession {
   private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
