@@ -242,3 +242,80 @@ describe.skipIf(!runs)('voice bot server: audio_response and dictation', () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(!runs)('voice bot server: barge-in (real-time pacing)', () => {
+  let server: BotServer;
+  let tts: TextToSpeech;
+
+  beforeAll(async () => {
+    if (missing) throw missing;
+    tts = testTts();
+    server = await listenTestServer({
+      conversation: echoConversation,
+      voice: {
+        stt: createPocketsphinxSpeechToText(),
+        tts: testTts(),
+        pacing: 'realtime',
+        vad: { stopMs: 600 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await tts?.close();
+  });
+
+  it('user speech while the bot speaks stops its audio at once and takes the next turn', async () => {
+    const client = await RtviClient.connect(server.url);
+    try {
+      await client.handshake();
+      // A long reply, paced in real time (about 6 s of speech).
+      client.sendText(
+        'I booked the flight last week for a family trip and I would like to know every option.',
+        { audio_response: true },
+      );
+      await client.waitFor((m) => m.type === 'bot-started-speaking', 'the bot speaking');
+      await client.until(() => client.audio.length >= 10, '400 ms of the reply');
+      const from = client.messages.length;
+      const said = 'Yes, that is correct.';
+      sendStream(client, await speak(tts, said), silence(1200));
+      const interrupted = await client.waitFor((m) => m.type === 'bot-interrupted', 'barge-in', {
+        from,
+      });
+      const at = client.messages.indexOf(interrupted);
+      const stopped = await client.waitFor((m) => m.type === 'bot-stopped-speaking', 'silence', {
+        from,
+      });
+      const framesAtStop = client.audio.filter(
+        (a) => a.afterMessages <= client.messages.indexOf(stopped),
+      ).length;
+      // Paced audio: far less than the whole reply had gone out (6 s = 150 frames).
+      expect(framesAtStop).toBeLessThan(80);
+      expect(client.messages.indexOf(stopped)).toBeGreaterThan(at);
+      expect(types(client.messages.slice(from, at))).toContain('user-started-speaking');
+      // No audio of the interrupted reply follows: the next audio belongs to the new turn.
+      const next = await client.waitFor((m) => m.type === 'bot-started-speaking', 'the answer', {
+        from: at,
+        timeoutMs: 30_000,
+      });
+      const between = client.audio.filter(
+        (a) =>
+          a.afterMessages > client.messages.indexOf(stopped) &&
+          a.afterMessages <= client.messages.indexOf(next),
+      );
+      expect(between).toEqual([]);
+      const userText = client.messages.slice(at).find((m) => m.type === 'user-llm-text')!.data as {
+        text: string;
+      };
+      expect(wordErrors(said, userText.text).wer).toBeLessThanOrEqual(0.35);
+      // The interrupted sentence was never reported as spoken.
+      const spoken = client.messages
+        .slice(0, at)
+        .filter((m) => m.type === 'bot-tts-text')
+        .map((m) => (m.data as { text: string }).text);
+      expect(spoken).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

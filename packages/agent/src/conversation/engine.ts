@@ -174,12 +174,14 @@ export class ConversationEngine implements Conversation {
   }
 
   #interrupt(): boolean {
-    this.#host.speech?.interrupt();
     const running = this.#running;
-    if (!running) return false;
-    running.controller.abort(new Error('interrupted'));
-    this.#host.emit('bot-interrupted');
-    return true;
+    const speech = this.#host.speech;
+    const speaking = speech?.active ?? false;
+    // As Pipecat orders it: the interruption first, then the speech stops.
+    if (running || speaking) this.#host.emit('bot-interrupted');
+    speech?.interrupt();
+    running?.controller.abort(new Error('interrupted'));
+    return running !== undefined || speaking;
   }
 
   #reportLevel(name: string): FunctionCallReportLevel {

@@ -53,6 +53,8 @@ export interface ConversationHost {
 
 /** Where a reply's text is spoken. */
 export interface SpeechOutput {
+  /** True while speech is playing or waiting to be spoken. */
+  readonly active: boolean;
   /** More of the reply (sentences are spoken as they complete). */
   text(delta: string): void;
   /** Speak what has been collected now; more of the reply may follow (e.g. after a tool call). */
@@ -76,8 +78,8 @@ export interface Conversation {
   /** `send-text`: a user turn arrived. */
   onUserText?(content: string, options: SendTextOptions): void | Promise<void>;
   /**
-   * Stop the running turn (the user barged in); returns true when one was stopped and
-   * `bot-interrupted` was sent.
+   * The user barged in: stop the running turn and the speech; returns true when either was
+   * stopped (and `bot-interrupted` was sent).
    */
   interrupt?(): boolean;
   /** `reset`: the context went back to its system prompt; stop any running turn. */

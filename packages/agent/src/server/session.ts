@@ -140,7 +140,7 @@ export class BotSession implements SessionControl, ConversationHost {
           emit: (type, data) => this.emit(type, data),
           sendAudio: (pcm, rate) => options.sendAudio?.(pcm, rate),
           userSpeech: (text) => this.#userSpeech(text),
-          interruptTurn: () => this.#conversation.interrupt?.() ?? false,
+          interruptTurn: () => this.#conversation.interrupt?.(),
           rpc: this.rpc,
           log: this.log,
         })

@@ -36,8 +36,11 @@ export interface VoiceSessionHost {
   sendAudio(pcm: Uint8Array, sampleRate: number): void | Promise<void>;
   /** The user said `text`: a turn answered in speech. */
   userSpeech(text: string): void;
-  /** Stop the running turn, if any; true when one was stopped (`bot-interrupted` was sent). */
-  interruptTurn(): boolean;
+  /**
+   * Stop the running turn and the speech (sending `bot-interrupted` when there was either); true
+   * when something was stopped, undefined when the session's conversation cannot be interrupted.
+   */
+  interruptTurn(): boolean | undefined;
   /** The session's browser RPC (the dictation methods are registered on it). */
   readonly rpc: RpcTransport;
   readonly log: Logger;
@@ -192,10 +195,12 @@ export class VoiceSession {
 
   /** The user started speaking: stop the bot's speech and its running turn. */
   #bargeIn(): void {
-    const spoke = this.#speaker?.interrupt() ?? false;
-    const stopped = this.#host.interruptTurn();
-    if (spoke && !stopped) this.#host.emit('bot-interrupted');
-    if (spoke || stopped) this.#host.log.info({ spoke, stopped }, 'barge-in');
+    let stopped = this.#host.interruptTurn();
+    if (stopped === undefined && this.#speaker?.active) {
+      this.#host.emit('bot-interrupted');
+      stopped = this.#speaker.interrupt();
+    }
+    if (stopped) this.#host.log.info({}, 'barge-in');
   }
 
   #inputError(err: unknown): void {

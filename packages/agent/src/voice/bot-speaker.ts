@@ -135,7 +135,7 @@ export class BotSpeaker {
 
   /** Resolves once nothing is being spoken or waiting. */
   idle(): Promise<void> {
-    if (!this.#active()) return Promise.resolve();
+    if (!this.active) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
@@ -144,7 +144,7 @@ export class BotSpeaker {
    * something was being spoken or waited to be.
    */
   interrupt(): boolean {
-    const active = this.#active();
+    const active = this.active;
     this.#controller.abort(Object.assign(new Error('speech interrupted'), { name: 'AbortError' }));
     this.#controller = new AbortController();
     this.#queue = [];
@@ -154,7 +154,8 @@ export class BotSpeaker {
     return active;
   }
 
-  #active(): boolean {
+  /** True while speech is playing, being synthesized, or waiting to be. */
+  get active(): boolean {
     return this.busy || this.#speaking || this.#ttsStarted || this.#splitter.pending;
   }
 
