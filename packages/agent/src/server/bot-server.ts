@@ -155,7 +155,37 @@ export class BotServer {
       });
     });
     this.log.info({ url: this.url }, 'listening');
+    await this.#prepareVoice();
     return this;
+  }
+
+  /**
+   * Say at start whether the bot can hear (the STT's `check()`), and warm the TTS so the first
+   * reply is not slowed by the engine starting.
+   */
+  async #prepareVoice(): Promise<void> {
+    const voice = this.#options.voice;
+    if (!voice) return;
+    const { stt, tts } = voice;
+    if (!stt) this.log.warn({}, 'voice: no speech to text; audio sent to the bot is not heard');
+    else {
+      await stt.check().then(
+        () => this.log.info({ stt: stt.name }, 'voice: speech to text ready'),
+        (err: unknown) =>
+          this.log.warn(
+            { stt: stt.name, error: err instanceof Error ? err.message : String(err) },
+            'voice: speech to text is unavailable; audio sent to the bot is answered with an error',
+          ),
+      );
+    }
+    if (tts) {
+      try {
+        await tts.warm?.();
+        this.log.info({ tts: tts.name }, 'voice: text to speech ready');
+      } catch (err) {
+        this.log.warn({ tts: tts.name, err }, 'voice: text to speech failed to warm up');
+      }
+    }
   }
 
   /** The bound address. */

@@ -151,6 +151,7 @@ export class BotSpeaker {
     this.#splitter.reset();
     this.#running = undefined;
     this.#finish();
+    this.#settleIdle();
     return active;
   }
 
@@ -165,6 +166,7 @@ export class BotSpeaker {
     if (this.#running) return;
     const run = this.#drain(this.#controller.signal).finally(() => {
       if (this.#running === run) this.#running = undefined;
+      this.#settleIdle();
     });
     this.#running = run;
   }
@@ -249,6 +251,10 @@ export class BotSpeaker {
       this.#speaking = false;
       this.#sink.emit('bot-stopped-speaking');
     }
+  }
+
+  #settleIdle(): void {
+    if (this.active) return;
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
     for (const resolve of waiters) resolve();

@@ -161,6 +161,11 @@ class FliteTextToSpeech implements TextToSpeech {
     await rm(dir, { recursive: true, force: true });
   }
 
+  /** Start the worker and run one short synthesis (the WASM module and the voice load). */
+  async warm(): Promise<void> {
+    for await (const _ of this.synthesize('Hello.')) void _;
+  }
+
   private startWorker(): Promise<{ worker: Worker; dir: string }> {
     this.worker ??= (async () => {
       const [module, dir] = await Promise.all([

@@ -38,9 +38,9 @@ const ABBREVIATIONS = new Set([
   'dec',
 ]);
 
-/** Where the sentence that `text` starts ends (index after its last character), or -1. */
-function sentenceEnd(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
+/** Where the first sentence of `text` ends (the index after it), or -1 when it may go on. */
+function sentenceEnd(text: string): number {
+  for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '\n') return i + 1;
     if (c !== '.' && c !== '!' && c !== '?' && c !== '…') continue;
@@ -53,7 +53,7 @@ function sentenceEnd(text: string, from: number): number {
     }
     if (c === '.' && end === i + 1) {
       const word = /([\p{L}.]+)$/u.exec(text.slice(0, i))?.[1]?.toLowerCase() ?? '';
-      if (ABBREVIATIONS.has(word) || word.includes('.') || /^\p{L}$/u.test(word)) continue;
+      if (ABBREVIATIONS.has(word) || word.includes('.')) continue;
     }
     return end;
   }
@@ -69,7 +69,7 @@ export class SentenceSplitter {
     this.#buffer += delta;
     const out: string[] = [];
     for (;;) {
-      const end = sentenceEnd(this.#buffer, 0);
+      const end = sentenceEnd(this.#buffer);
       if (end < 0) break;
       const sentence = this.#buffer.slice(0, end).trim();
       this.#buffer = this.#buffer.slice(end);

@@ -24,6 +24,11 @@ export interface TextToSpeech {
    * lengths, any size). Empty or blank text yields nothing.
    */
   synthesize(text: string, options?: SynthesizeOptions): AsyncIterable<Uint8Array>;
+  /**
+   * Get ready to answer at once (start a worker, load a voice), so the first reply is not
+   * slowed by it. Engines with nothing to prepare (a remote endpoint) leave it out.
+   */
+  warm?(): Promise<void>;
   /** Release the engine (workers, connections); later calls fail. */
   close(): Promise<void>;
 }
