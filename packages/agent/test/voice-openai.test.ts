@@ -81,13 +81,14 @@ describe('voice bot on OpenAI-compatible speech endpoints', () => {
         .filter((r) => r.path.endsWith('/audio/speech'))
         .map((r) => r.fields['input']);
       expect(asked).toEqual(spoken);
-      // The audio is the endpoint's, in 40 ms frames: the sentences' PCM, padded to whole frames.
+      // The endpoint's audio in 40 ms frames: each sentence padded to whole frames, then one frame
+      // of silence ending the reply.
       const received = client.audio.reduce((n, a) => n + a.frame.audio.length, 0);
       const expected = spoken.reduce(
         (n, text) => n + Math.ceil(testSpeechPcm(text).length / 1920) * 1920,
         0,
       );
-      expect(received).toBe(expected);
+      expect(received).toBe(expected + 1920);
       expect(client.audio.every((a) => a.frame.sampleRate === 24_000)).toBe(true);
     } finally {
       await client.close();

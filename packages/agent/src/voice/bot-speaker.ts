@@ -15,7 +15,7 @@
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
 import { PcmChunker } from './chunker.js';
 import type { AudioClock } from './clock.js';
-import { msToSamples } from './pcm.js';
+import { msToSamples, pcm16FrameBytes } from './pcm.js';
 import { SentenceSplitter } from './sentences.js';
 import type { TextToSpeech } from './tts.js';
 
@@ -45,11 +45,16 @@ export interface BotSpeakerOptions {
   clock: AudioClock;
   /** Frame duration. @default 40 */
   chunkMs?: number;
+  /** How far ahead of its play time the clock lets a frame go (the clock's `leadMs`). @default 0 */
+  leadMs?: number;
   /** Called on failures (the reply goes on without the failed sentence). */
   onError?: (err: unknown, sentence: string) => void;
   /** Called when a reply's first frame goes out. */
   onFirstFrame?: (marks: SpeechMarks) => void;
 }
+
+/** How long after its audio has played the bot stops speaking (Pipecat's `BOT_VAD_STOP_SECS`). */
+export const STOPPED_SPEAKING_AFTER_MS = 350;
 
 /** Marks the end of a reply in the queue. */
 const END_OF_REPLY = Symbol('end of reply');
@@ -176,9 +181,7 @@ export class BotSpeaker {
       const item = this.#queue.shift()!;
       try {
         if (item === END_OF_REPLY) {
-          // Real time: wait until the audio sent has played out.
-          await this.#clock.advance(0, signal);
-          this.#finish();
+          await this.#endOfReply(signal);
         } else {
           await this.#speak(item, signal);
         }
@@ -227,6 +230,25 @@ export class BotSpeaker {
     this.#sink.emit('metrics', {
       characters: [{ processor: `${this.#tts.name}-tts`, value: sentence.length }],
     });
+  }
+
+  /**
+   * A frame of silence ends the reply (a browser's player drops the last partial 128-sample
+   * buffer it was given: that way it drops silence); then, as Pipecat's output does,
+   * `bot-stopped-speaking` follows {@link STOPPED_SPEAKING_AFTER_MS} after the audio has played
+   * (on the real-time clock; at once on the fast one).
+   */
+  async #endOfReply(signal: AbortSignal): Promise<void> {
+    if (this.#speaking) {
+      await this.#send(new Uint8Array(pcm16FrameBytes(this.#chunkMs, this.sampleRate)), signal);
+      const lead = this.#options.leadMs ?? 0;
+      await this.#clock.advance(
+        msToSamples(STOPPED_SPEAKING_AFTER_MS + lead, this.sampleRate),
+        signal,
+      );
+      await this.#clock.advance(0, signal);
+    }
+    this.#finish();
   }
 
   async #send(frame: Uint8Array, signal: AbortSignal): Promise<void> {
