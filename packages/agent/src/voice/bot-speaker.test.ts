@@ -57,7 +57,7 @@ describe('BotSpeaker', () => {
     ]);
     expect(texts(sink, 'bot-tts-text')).toEqual([
       'Your flight is booked.',
-      'Would you like a seat?',
+      ' Would you like a seat?',
     ]);
     // 40 ms frames of 24 kHz PCM16, the last one padded; all inside the speaking span.
     expect(sink.frames.length).toBeGreaterThan(40);
@@ -126,7 +126,7 @@ describe('BotSpeaker', () => {
     speaker.say('First one. This will fail. Last one.');
     await speaker.idle();
     expect(failures).toEqual(['This will fail.: engine down']);
-    expect(texts(sink, 'bot-tts-text')).toEqual(['First one.', 'Last one.']);
+    expect(texts(sink, 'bot-tts-text')).toEqual(['First one.', ' Last one.']);
     expect(sink.events.at(-1)?.type).toBe('bot-stopped-speaking');
   });
 

@@ -6,7 +6,9 @@
  * output emits around speech, in the same order:
  *
  * `bot-tts-started`, `bot-started-speaking` (first frame), per sentence after
- * its audio `bot-output {spoken: true}` and `bot-tts-text`, then at the end of
+ * its audio `bot-output {spoken: true}` and `bot-tts-text` (after the first
+ * sentence of a reply with a leading space, so the pieces join into the reply's
+ * text), then at the end of
  * the reply `bot-tts-stopped` and `bot-stopped-speaking`.
  *
  * An interruption (barge-in, reset) drops the sentence playing and every
@@ -78,6 +80,8 @@ export class BotSpeaker {
   #ttsStarted = false;
   #speaking = false;
   #segment = 0;
+  /** Sentences spoken in the current reply. */
+  #spokenInReply = 0;
   #marks: SpeechMarks = {};
   #idleWaiters: (() => void)[] = [];
 
@@ -226,7 +230,10 @@ export class BotSpeaker {
       spoken_status: 'completed',
       spoken_progress: { accumulated_text: sentence, remaining_text: '' },
     });
-    this.#sink.emit('bot-tts-text', { text: sentence });
+    // Consumers that join the pieces as they come (NeMo's bridge does) get a readable transcript.
+    this.#sink.emit('bot-tts-text', {
+      text: this.#spokenInReply++ > 0 ? ` ${sentence}` : sentence,
+    });
     this.#sink.emit('metrics', {
       characters: [{ processor: `${this.#tts.name}-tts`, value: sentence.length }],
     });
@@ -265,6 +272,7 @@ export class BotSpeaker {
 
   /** End of a reply (or an interruption): close the events that were opened. */
   #finish(): void {
+    this.#spokenInReply = 0;
     if (this.#ttsStarted) {
       this.#ttsStarted = false;
       this.#sink.emit('bot-tts-stopped');
