@@ -132,9 +132,12 @@ describe('Node Pipecat client microphone', () => {
     expect(server.audio.every((f) => f.audio.length === 512)).toBe(true);
     expect(samplesOf(server.audio).every((s) => s === 0)).toBe(true);
     const pcm = ramp(16 * 256); // 16 chunks, 256 ms
+    // a blocked event loop leaves the mic clock behind; catching up must not speed the audio up
+    const blockedUntil = performance.now() + 120;
+    while (performance.now() < blockedUntil);
     const started = performance.now();
     await client.mic.play(pcm);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(0.8 * 256);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(15 * 16);
     await client.mic.silence(64);
     await pollUntil(() => client.mic.sentSamples <= samplesOf(server.audio).length, 'delivery');
     const received = samplesOf(server.audio);
@@ -142,9 +145,7 @@ describe('Node Pipecat client microphone', () => {
     expect(first % 256).toBe(0);
     expect(received.subarray(first, first + pcm.length)).toEqual(pcm);
     expect(received.subarray(first + pcm.length).every((s) => s === 0)).toBe(true);
-    const voiced = client.mic.chunks.filter((c) => c.voiced);
-    expect(voiced).toHaveLength(16);
-    expect((voiced.at(-1)?.at ?? 0) - (voiced[0]?.at ?? 0)).toBeGreaterThanOrEqual(0.8 * 240);
+    expect(client.mic.chunks.filter((c) => c.voiced)).toHaveLength(16);
   });
 
   it('drops chunks while the mic is disabled', async () => {

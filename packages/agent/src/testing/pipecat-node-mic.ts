@@ -42,6 +42,8 @@ export interface MicChunk {
 interface Pending {
   pcm: Int16Array;
   offset: number;
+  /** When it was queued: a real-time chunk due earlier (a late clock catching up) is silence. */
+  queuedAt: number;
   voiced: boolean;
   done: () => void;
 }
@@ -142,7 +144,7 @@ export class NodeMicrophone {
   private enqueue(pcm: Int16Array, voiced: boolean): Promise<void> {
     const done = new Promise<void>((resolve) => {
       if (pcm.length === 0) resolve();
-      else this.queue.push({ pcm, offset: 0, voiced, done: resolve });
+      else this.queue.push({ pcm, offset: 0, queuedAt: this.now(), voiced, done: resolve });
     });
     if (this.pace === 'realtime') return done;
     this.kickDrain();
@@ -164,7 +166,7 @@ export class NodeMicrophone {
     const tick = (): void => {
       if (!this.live) return;
       while (next <= this.now()) {
-        this.deliver(this.take(this.chunkSamples, true));
+        this.deliver(this.take(this.chunkSamples, true, next));
         next += period;
       }
       this.timer = setTimeout(tick, Math.max(0, next - this.now()));
@@ -172,10 +174,14 @@ export class NodeMicrophone {
     this.timer = setTimeout(tick, period);
   }
 
-  /** Take `count` samples off the queue (zero-padded when `pad`), resolving finished items. */
+  /**
+   * Take `count` samples off the queue (zero-padded when `pad`), resolving finished items. With
+   * `dueAt`, audio queued after that time is left for a later chunk.
+   */
   private take(
     count: number,
     pad: boolean,
+    dueAt = Infinity,
   ): { pcm: Int16Array; voiced: boolean; done: (() => void)[] } {
     const available = Math.min(count, this.queuedSamples);
     const pcm = new Int16Array(pad ? count : available);
@@ -184,6 +190,7 @@ export class NodeMicrophone {
     let filled = 0;
     while (filled < available) {
       const head = this.queue[0] as Pending;
+      if (head.offset === 0 && head.queuedAt > dueAt) break;
       const n = Math.min(available - filled, head.pcm.length - head.offset);
       pcm.set(head.pcm.subarray(head.offset, head.offset + n), filled);
       voiced ||= head.voiced;
