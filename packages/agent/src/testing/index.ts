@@ -5,7 +5,8 @@
  *   with recording, `waitFor` and raw senders for protocol tests;
  * - {@link connectPipecatClient}: the real `@pipecat-ai/client-js` in Node, with the shims it
  *   needs (optional peer dependencies `@pipecat-ai/client-js` and
- *   `@pipecat-ai/websocket-transport`);
+ *   `@pipecat-ai/websocket-transport`), a microphone fed from PCM, a speaker recording the bot
+ *   audio and every RTVI message and callback with its arrival time;
  * - {@link startOpenAITestServer}: a scripted local OpenAI-compatible chat-completions server;
  * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes.
  *

@@ -5,13 +5,29 @@
  * 1. `globalThis.window` (client-js reads `window?.navigator`);
  * 2. a global `WebSocket` whose `binaryType` is `"blob"` (the protobuf serializer only accepts
  *    Blobs), built on the `ws` package (an existing global WebSocket, as on Node 22, is kept);
- * 3. a media manager without devices (the default one needs `navigator`), with
- *    `enableMic: false, enableCam: false` so devices are never initialised.
+ * 3. a media manager without devices (the default one needs `navigator`): a
+ *    {@link NodeMediaManager}, whose microphone we feed with PCM and whose speaker records the
+ *    bot audio. Without the `mic` option the client runs with `enableMic: false`, as before.
+ *
+ * The transport's own code sends and receives everything: mic chunks go through the callback it
+ * registered with its media manager and bot audio arrives through its `bufferBotAudio` call, so
+ * the bytes on the wire are exactly what the browser transport sends.
  */
 import { LogLevel, PipecatClient, logger } from '@pipecat-ai/client-js';
-import type { RTVIMessage } from '@pipecat-ai/client-js';
-import { WebSocketTransport } from '@pipecat-ai/websocket-transport';
+import type { PipecatClientOptions, RTVIEventCallbacks, RTVIMessage } from '@pipecat-ai/client-js';
+import { ProtobufFrameSerializer, WebSocketTransport } from '@pipecat-ai/websocket-transport';
+import { tryDecodeFrame } from '@scenaro/sdk/protocol';
 import { WebSocket as WsWebSocket } from 'ws';
+import { PipecatEventLog, RTVI_CALLBACK_NAMES } from './pipecat-node-events.js';
+import type { CallbackArrival, RtviArrival, WaitForOptions } from './pipecat-node-events.js';
+import { NodeMediaManager, asTransportMediaManager } from './pipecat-node-media.js';
+import type { MicOptions, NodeMicrophone } from './pipecat-node-mic.js';
+import type { NodeSpeaker } from './pipecat-node-speaker.js';
+
+export * from './pipecat-node-events.js';
+export * from './pipecat-node-media.js';
+export * from './pipecat-node-mic.js';
+export * from './pipecat-node-speaker.js';
 
 /** `ws`'s WebSocket with `binaryType = "blob"`, as browsers default to. */
 class BlobWebSocket extends WsWebSocket {
@@ -32,96 +48,179 @@ export function installPipecatNodeShims(): void {
   logger.setLevel(process.env['PIPECAT_LOG'] ? LogLevel.DEBUG : LogLevel.NONE);
 }
 
-type MediaManager = NonNullable<
-  ConstructorParameters<typeof WebSocketTransport>[0]
->['mediaManager'];
+/**
+ * The transport's protobuf serializer, unchanged on the way out; on the way in it also notes the
+ * `sample_rate` / `num_channels` of each audio frame for the speaker (the transport drops them).
+ * Every inbound message gets the same extra read, so arrival order is kept.
+ */
+class WireNotingSerializer extends ProtobufFrameSerializer {
+  constructor(private readonly media: NodeMediaManager) {
+    super();
+  }
+  override async deserialize(data: unknown): ReturnType<ProtobufFrameSerializer['deserialize']> {
+    const bytes = data instanceof Blob ? new Uint8Array(await data.arrayBuffer()) : undefined;
+    const parsed = await super.deserialize(data);
+    if (parsed.type === 'audio' && bytes) {
+      const frame = tryDecodeFrame(bytes);
+      if (frame.ok && frame.value.kind === 'audio') {
+        const { sampleRate, numChannels } = frame.value;
+        this.media.noteWireFormat(parsed.audio, { sampleRate, numChannels });
+      }
+    }
+    return parsed;
+  }
+}
 
-/** The media manager surface WebSocketTransport calls, with no devices. */
-function createNodeMediaManager(): MediaManager {
-  const noopAsync = async (): Promise<void> => {};
-  const noop = (): void => {};
-  const none = async (): Promise<never[]> => [];
-  const manager = {
-    setUserAudioCallback: noop,
-    setClientOptions: noop,
-    initialize: noopAsync,
-    connect: noopAsync,
-    disconnect: noopAsync,
-    userStartedSpeaking: noopAsync,
-    bufferBotAudio: (audio: Int16Array) => audio,
-    getAllMics: none,
-    getAllCams: none,
-    getAllSpeakers: none,
-    updateMic: noop,
-    updateCam: noop,
-    updateSpeaker: noop,
-    selectedMic: {},
-    selectedCam: {},
-    selectedSpeaker: {},
-    enableMic: noop,
-    enableCam: noop,
-    enableScreenShare: noop,
-    isMicEnabled: false,
-    isCamEnabled: false,
-    isSharingScreen: false,
-    tracks: () => ({ local: {} }),
-    supportsScreenShare: false,
-  };
-  return manager as unknown as MediaManager;
+/** The transport, with every inbound RTVI message recorded before client-js handles it. */
+class RecordingWebSocketTransport extends WebSocketTransport {
+  constructor(
+    options: ConstructorParameters<typeof WebSocketTransport>[0],
+    private readonly onRtvi: (message: RTVIMessage) => void,
+  ) {
+    super(options);
+  }
+  override initialize(
+    options: PipecatClientOptions,
+    messageHandler: (ev: RTVIMessage) => void,
+  ): void {
+    super.initialize(options, (message) => {
+      this.onRtvi(message);
+      messageHandler(message);
+    });
+  }
+}
+
+/** RTVI events after which the speaker is flushed. */
+export type SpeakerFlushEvent = 'user-started-speaking' | 'bot-interrupted';
+
+/** Options of {@link connectPipecatClient}. */
+export interface PipecatConnectOptions {
+  /** Appended to the URL as `?token=` by the transport. */
+  token?: string;
+  /**
+   * Turn the microphone on (`enableMic: true`) and feed it from `client.mic`; `true` means the
+   * defaults (real-time, 512-byte chunks). Without it the mic is off and sends nothing.
+   */
+  mic?: MicOptions | true;
+  /** The transport's `recorderSampleRate` (frames say it; the mic records at it). @default 16000 */
+  recorderSampleRate?: number;
+  /** The rate the speaker plays at. @default 24000 */
+  playerSampleRate?: number;
+  /**
+   * Flush the speaker on these events, as a page wiring barge-in itself would (the WebSocket
+   * transport never does). @default []
+   */
+  flushSpeakerOn?: SpeakerFlushEvent[];
 }
 
 /** A connected client plus everything it received. */
 export interface ConnectedClient {
   client: PipecatClient;
-  /** Every event received, in order, as `[callback name, data]`. */
+  /**
+   * The text-path callbacks (server messages, errors, metrics, LLM text, bot output, function
+   * calls) in order, as `[callback name, data]`. `timeline` has every callback, with times.
+   */
   events: [string, unknown][];
   serverMessages: unknown[];
   errors: RTVIMessage[];
   botReady: unknown;
+  /** Every inbound RTVI message, in arrival order, with times (`bot-interrupted` included). */
+  messages: RtviArrival[];
+  /** Every RTVI callback client-js fired, in order, with times. */
+  timeline: CallbackArrival[];
+  media: NodeMediaManager;
+  mic: NodeMicrophone;
+  speaker: NodeSpeaker;
+  /** The clock of every `at`: ms since the connection was started. */
+  now(): number;
+  /** The first inbound message of `type` (see {@link WaitForOptions}). */
+  waitForMessage(type: string, options?: WaitForOptions): Promise<RtviArrival>;
   disconnect(): Promise<void>;
 }
 
-/** Connect a real PipecatClient to `url` (appending `token` as client-js does). */
-export async function connectPipecatClient(url: string, token?: string): Promise<ConnectedClient> {
+/** The callbacks whose events land in `events` (the text path). */
+const TEXT_PATH_CALLBACKS = new Set<string>([
+  'onServerMessage',
+  'onError',
+  'onMetrics',
+  'onUserLlmText',
+  'onBotOutput',
+  'onBotLlmText',
+  'onBotLlmStarted',
+  'onBotLlmStopped',
+  'onLLMFunctionCallStarted',
+  'onLLMFunctionCallInProgress',
+  'onLLMFunctionCallStopped',
+]);
+
+/**
+ * Connect a real PipecatClient to `url`. The second argument is the token (appended as
+ * client-js does) or {@link PipecatConnectOptions}.
+ */
+export async function connectPipecatClient(
+  url: string,
+  tokenOrOptions?: string | PipecatConnectOptions,
+): Promise<ConnectedClient> {
   installPipecatNodeShims();
+  const options =
+    typeof tokenOrOptions === 'string' ? { token: tokenOrOptions } : (tokenOrOptions ?? {});
+  const start = performance.now();
+  const now = (): number => performance.now() - start;
+  const recorderSampleRate = options.recorderSampleRate ?? 16_000;
+  const media = new NodeMediaManager({
+    recorderSampleRate,
+    playerSampleRate: options.playerSampleRate ?? 24_000,
+    ...(options.mic && options.mic !== true ? { mic: options.mic } : {}),
+    now,
+  });
+  const log = new PipecatEventLog(now);
   const serverMessages: unknown[] = [];
   const errors: RTVIMessage[] = [];
   const events: [string, unknown][] = [];
-  const record = (name: string) => (data?: unknown) => {
-    events.push([name, data]);
-  };
-  const transport = new WebSocketTransport({ mediaManager: createNodeMediaManager() });
+  const flushOn = new Set<string>(options.flushSpeakerOn ?? []);
+  const transport = new RecordingWebSocketTransport(
+    {
+      mediaManager: asTransportMediaManager(media),
+      serializer: new WireNotingSerializer(media),
+      recorderSampleRate,
+    },
+    (message) => {
+      log.message(message);
+      if (flushOn.has(message.type)) void media.userStartedSpeaking(message.type);
+    },
+  );
+  const callbacks: Record<string, (data?: unknown) => void> = {};
+  for (const name of RTVI_CALLBACK_NAMES) {
+    callbacks[name] = (data?: unknown) => {
+      log.callback(name, data);
+      if (TEXT_PATH_CALLBACKS.has(name)) events.push([name, data]);
+      if (name === 'onServerMessage') serverMessages.push(data);
+      if (name === 'onError') errors.push(data as RTVIMessage);
+    };
+  }
   const client = new PipecatClient({
     transport,
-    enableMic: false,
+    enableMic: options.mic !== undefined,
     enableCam: false,
-    callbacks: {
-      onServerMessage: (data: unknown) => {
-        serverMessages.push(data);
-        events.push(['onServerMessage', data]);
-      },
-      onError: (message: RTVIMessage) => {
-        errors.push(message);
-        events.push(['onError', message]);
-      },
-      onMetrics: record('onMetrics'),
-      onUserLlmText: record('onUserLlmText'),
-      onBotOutput: record('onBotOutput'),
-      onBotLlmText: record('onBotLlmText'),
-      onBotLlmStarted: record('onBotLlmStarted'),
-      onBotLlmStopped: record('onBotLlmStopped'),
-      onLLMFunctionCallStarted: record('onLLMFunctionCallStarted'),
-      onLLMFunctionCallInProgress: record('onLLMFunctionCallInProgress'),
-      onLLMFunctionCallStopped: record('onLLMFunctionCallStopped'),
-    },
+    callbacks: callbacks as RTVIEventCallbacks,
   });
-  const botReady = await client.connect({ wsUrl: url, ...(token ? { token } : {}) } as never);
+  const botReady = await client.connect({
+    wsUrl: url,
+    ...(options.token ? { token: options.token } : {}),
+  } as never);
   return {
     client,
     events,
     serverMessages,
     errors,
     botReady,
+    messages: log.messages,
+    timeline: log.timeline,
+    media,
+    mic: media.mic,
+    speaker: media.speaker,
+    now,
+    waitForMessage: (type, waitOptions) => log.waitFor(type, waitOptions),
     async disconnect() {
       await client.disconnect();
     },
