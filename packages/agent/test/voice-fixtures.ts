@@ -18,6 +18,30 @@ import {
 import type { ChatModel, ContextMessage, TextToSpeech } from '../src/index.js';
 import type { RtviClient } from '../src/testing/index.js';
 
+/** Twenty user turns in the style of tau2's airline customers. */
+export const USER_TURNS = [
+  'Hi, I would like to cancel my reservation.',
+  'I am calling about my trip to Chicago.',
+  'I booked the flight last week for a family trip.',
+  'Can you change my flight to next Friday?',
+  'I want to fly from New York to Los Angeles.',
+  'Please use the credit card on my account.',
+  'I would like a window seat if possible.',
+  'How much would it cost to upgrade to business class?',
+  'No, I do not want travel insurance.',
+  'I need to add one more checked bag.',
+  'The reservation number is on my email.',
+  'Yes, that is correct.',
+  'Could you tell me the status of my flight?',
+  'My flight was delayed by three hours.',
+  'I would like to get a refund please.',
+  'Thank you, that is all I need today.',
+  'Can I book a flight for my daughter too?',
+  'She is twelve years old.',
+  'Please send the confirmation to my phone.',
+  'I want the cheapest economy option.',
+];
+
 /** Why the PocketSphinx tests cannot run here (undefined when they can). */
 export async function pocketsphinxMissing(what: string): Promise<Error | undefined> {
   const missing = await createPocketsphinxSpeechToText()
@@ -70,9 +94,14 @@ export async function speak(tts: TextToSpeech, text: string): Promise<Uint8Array
   return resamplePcm16(await synthesizeAll(tts, text), tts.sampleRate, INPUT_SAMPLE_RATE);
 }
 
-/** The test voice: Flite's `slt`. */
+/** The bot's test voice: Flite's `slt`. */
 export function testTts(): TextToSpeech {
   return createFliteTextToSpeech({ voice: 'slt' });
+}
+
+/** The user's test voice: Flite's `kal16` (a 16 kHz diphone voice, what users sound like here). */
+export function userTts(): TextToSpeech {
+  return createFliteTextToSpeech({ voice: 'kal16' });
 }
 
 /** `ms` of silence at the input rate. */
