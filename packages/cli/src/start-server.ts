@@ -5,11 +5,12 @@ import { DomainRegistry, createConversationEngine, startBotServer } from '@scena
 import type { BotServer, ServerProfile } from '@scenaro/agent';
 import { chooseModel } from './brain.js';
 import type { LlmFlags, Policy } from './llm-flags.js';
+import type { VoiceFlags } from './voice-flags.js';
 import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
 import { parsePort } from './flags.js';
 
 /** Parsed `serve` options. */
-export interface ServeOptions extends LlmFlags {
+export interface ServeOptions extends LlmFlags, VoiceFlags {
   profile: ServerProfile;
   host: string;
   port: string;
@@ -36,7 +37,12 @@ export async function serve(
   // `--token ""` is an error (it must not turn auth off silently); an empty $SCENARO_TOKEN is
   // unset, as shells and env files write it, and a non-loopback host then still needs a token.
   const token = options.token ?? (process.env['SCENARO_TOKEN'] || undefined);
+  // The voice is checked before the server binds; its engines close with the server.
+  const { buildVoiceOptions, closeVoiceWithServer } = await import('./voice.js');
+  const voice = await buildVoiceOptions(options);
+  for (const warning of voice.warnings) console.warn(`scenaro: warning: ${warning}`);
   const server = await startBotServer({
+    voice: voice.voice,
     profile: options.profile,
     host: options.host,
     port,
@@ -51,6 +57,8 @@ export async function serve(
     ...(options.singleClient ? { singleClient: true } : {}),
   });
   server.log.info({ policy: brain.label }, 'conversation policy');
+  closeVoiceWithServer(server, voice.voice);
+  server.log.info({}, voice.summary);
   out(`listening on ${server.url}`);
   return server;
 }

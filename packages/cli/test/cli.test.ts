@@ -1,56 +1,13 @@
 // The built `scenaro` command, run as a child process (`npm run build` first).
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDictHash } from '@scenaro/agent';
 import { RtviClient, pollUntil } from '@scenaro/agent/testing';
-import { bin, cliBuilt, repoRoot } from './built-cli.js';
+import { cliBuilt, killCliChildren, runCli, runCliToEnd } from './built-cli.js';
 
 const built = cliBuilt('packages/cli/test/cli.test.ts');
-
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-const children = new Set<ChildProcess>();
-
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, SCENARO_LOG_LEVEL: 'warn', SCENARO_TOKEN: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | null>((resolveExit) =>
-    child.once('exit', (code) => {
-      children.delete(child);
-      resolveExit(code);
-    }),
-  );
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-/** Run to completion (bounded) and return exit code and output. */
-async function runToEnd(
-  args: string[],
-  timeoutMs = 30_000,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const r = run(args);
-  const timer = setTimeout(() => r.child.kill('SIGKILL'), timeoutMs);
-  const code = await r.exited;
-  clearTimeout(timer);
-  return { code, stdout: r.stdout(), stderr: r.stderr() };
-}
 
 const DB = {
   users: { u1: { name: 'Ada', balance: 10.5, tags: ['a', 'b'] } },
@@ -74,7 +31,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killCliChildren();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -83,7 +40,7 @@ describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
   it('serve --port 0 prints exactly one "listening on" line and accepts a connection', async ({
     expect,
   }) => {
-    const server = run(['serve', '--port', '0', '--data-root', tmp]);
+    const server = runCli(['serve', '--port', '0', '--data-root', tmp]);
     try {
       await pollUntil(
         () => server.stdout().includes('\n') || server.child.exitCode !== null,
@@ -126,21 +83,21 @@ describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
   });
 
   it('serve refuses a bad --port with exit code 1', async () => {
-    const { code, stdout, stderr } = await runToEnd(['serve', '--port', 'abc']);
+    const { code, stdout, stderr } = await runCliToEnd(['serve', '--port', 'abc']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/--port must be an integer from 0 to 65535, got 'abc'/);
   });
 
   it('hash prints the get_dict_hash digest of a JSON file', async () => {
-    const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'db.json')]);
+    const { code, stdout, stderr } = await runCliToEnd(['hash', join(tmp, 'db.json')]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe(`${getDictHash(DB)}\n`);
   });
 
   it('hash merges a directory of *.json shards by file stem', async () => {
-    const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'shards')]);
+    const { code, stdout, stderr } = await runCliToEnd(['hash', join(tmp, 'shards')]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe(`${getDictHash(SHARDS)}\n`);
@@ -149,7 +106,7 @@ describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
 
   it('hash of a missing path fails with a clear error and exit code 1', async () => {
     const missing = join(tmp, 'no', 'such.json');
-    const { code, stdout, stderr } = await runToEnd(['hash', missing]);
+    const { code, stdout, stderr } = await runCliToEnd(['hash', missing]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(`scenaro: no such file or directory: ${missing}\n`);
@@ -158,7 +115,7 @@ describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
   it('hash of a file that is not JSON fails with a clear error and exit code 1', async ({
     expect,
   }) => {
-    const { code, stdout, stderr } = await runToEnd(['hash', join(tmp, 'broken.json')]);
+    const { code, stdout, stderr } = await runCliToEnd(['hash', join(tmp, 'broken.json')]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^scenaro: db file ".*broken\.json" is not valid JSON/);

@@ -8,12 +8,14 @@
  *   `@pipecat-ai/websocket-transport`), a microphone fed from PCM, a speaker recording the bot
  *   audio and every RTVI message and callback with its arrival time;
  * - {@link startOpenAITestServer}: a scripted local OpenAI-compatible chat-completions server;
+ * - {@link startOpenAIAudioTestServer}: a local OpenAI-compatible speech and transcription server;
  * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes.
  *
  * Node only.
  */
 export * from '../client/rtvi-client.js';
 export * from './http-probes.js';
+export * from './openai-audio-test-server.js';
 export * from './openai-test-server/types.js';
 export { OpenAITestServer, startOpenAITestServer } from './openai-test-server/server.js';
 export * from './pipecat-node.js';

@@ -3,6 +3,7 @@
  */
 import { Command, Option } from 'commander';
 import { addLlmOptions } from '../llm-flags.js';
+import { addVoiceOptions } from '../voice-flags.js';
 import { closeOnSignal } from '../close-on-signal.js';
 import type { ServeOptions } from '../start-server.js';
 
@@ -44,6 +45,7 @@ export function serveCommand(): Command {
         "the bot's brain (default: llm when --llm-base-url is set, else reference-agent)",
       ).choices(['reference-agent', 'scripted-user', 'llm']),
     );
+  addVoiceOptions(command);
   return addLlmOptions(
     command,
     'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, NIM, Ollama, llama.cpp)',

@@ -1,0 +1,76 @@
+/**
+ * The voice flags of `scenaro serve`: which speech engines the bot hears and speaks with, the
+ * VAD's stop window and the pacing of its audio. Defining them loads no engine code, so
+ * `scenaro --help` stays fast; the engines they choose are built in `voice.ts`.
+ */
+import { Option } from 'commander';
+import type { Command } from 'commander';
+
+/** Speech-to-text engines `--stt` names. */
+export const STT_ENGINES = ['pocketsphinx', 'openai', 'none'] as const;
+export type SttEngineName = (typeof STT_ENGINES)[number];
+
+/** Text-to-speech engines `--tts` names. */
+export const TTS_ENGINES = ['flite', 'openai', 'none'] as const;
+export type TtsEngineName = (typeof TTS_ENGINES)[number];
+
+/** Models and voices the CLI asks for when the flags name none. */
+export const DEFAULT_STT_MODEL = 'whisper-1';
+export const DEFAULT_TTS_MODEL = 'tts-1';
+export const DEFAULT_OPENAI_VOICE = 'alloy';
+export const DEFAULT_FLITE_VOICE = 'slt';
+
+/** The voice flags, as commander parses them. */
+export interface VoiceFlags {
+  /** Unset: pocketsphinx (the server starts without voice input when it is not installed). */
+  stt?: SttEngineName;
+  tts?: TtsEngineName;
+  sttBaseUrl?: string;
+  sttModel?: string;
+  ttsBaseUrl?: string;
+  ttsModel?: string;
+  ttsVoice?: string;
+  speechApiKeyEnv?: string;
+  vadStopMs?: string;
+  audioPacing?: 'realtime' | 'fast';
+}
+
+/** Add the voice options to `command`. */
+export function addVoiceOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        '--stt <engine>',
+        'speech to text (default pocketsphinx; when it is not installed the server still ' +
+          'starts, warns, and answers audio with an error saying what to install; none: the ' +
+          'bot does not listen)',
+      ).choices(STT_ENGINES),
+    )
+    .addOption(
+      new Option('--tts <engine>', 'text to speech (none: replies in text only)')
+        .choices(TTS_ENGINES)
+        .default('flite'),
+    )
+    .option('--stt-base-url <url>', 'OpenAI-compatible endpoint for --stt openai (required by it)')
+    .option('--stt-model <name>', `model for --stt openai (default ${DEFAULT_STT_MODEL})`)
+    .option('--tts-base-url <url>', 'OpenAI-compatible endpoint for --tts openai (required by it)')
+    .option('--tts-model <name>', `model for --tts openai (default ${DEFAULT_TTS_MODEL})`)
+    .option(
+      '--tts-voice <name>',
+      `voice: for flite one of slt, rms, awb, kal16, kal (default ${DEFAULT_FLITE_VOICE}); ` +
+        `for openai any the endpoint has (default ${DEFAULT_OPENAI_VOICE})`,
+    )
+    .option(
+      '--speech-api-key-env <name>',
+      'environment variable holding the API key of the speech endpoints (default OPENAI_API_KEY)',
+    )
+    .option('--vad-stop-ms <ms>', 'silence that ends an utterance (default 800)')
+    .addOption(
+      new Option(
+        '--audio-pacing <pacing>',
+        "send the bot's audio at the pace it plays (realtime) or as soon as it is made (fast)",
+      )
+        .choices(['realtime', 'fast'])
+        .default('realtime'),
+    );
+}
