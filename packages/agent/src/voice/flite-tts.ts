@@ -4,11 +4,15 @@
  * in a worker thread so a sentence (0.1-1 s of CPU) never blocks the event
  * loop; the WASM module is compiled once per process. Flite speaks at 16 kHz
  * (8 kHz for `kal`); the audio is resampled to 24 kHz.
+ *
+ * The WASI system calls are served by `@bjorn3/browser_wasi_shim` with the
+ * output WAV in memory (no temporary files). Node's own `node:wasi` is not
+ * used: on Node 20 its WASI objects crash the process when the garbage
+ * collector finalizes them (a `uv_mutex_destroy` abort or a segfault within
+ * a minute of speaking with pauses between sentences).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PcmChunker } from './chunker.js';
 import { abortReason, SpeechEngineError } from './engine-errors.js';
@@ -44,48 +48,47 @@ function compileFlite(): Promise<object> {
   return fliteModule;
 }
 
-// The worker runs one Flite process per job and writes its WAV into `dir`.
+// The worker runs one Flite instance per job (one at a time) and hands back its WAV bytes.
 const WORKER_SOURCE = `
-const emitWarning = process.emitWarning;
-process.emitWarning = (warning, ...rest) => {
-  // node:wasi is flagged experimental; the warning would repeat for every engine.
-  if (String((warning && warning.message) || warning).includes('WASI')) return;
-  emitWarning.call(process, warning, ...rest);
-};
 const { parentPort, workerData } = require('node:worker_threads');
-const { WASI } = require('node:wasi');
-const fs = require('node:fs');
-const { module, dir } = workerData;
-const devNull = fs.openSync('/dev/null', 'w');
-parentPort.on('message', async ({ id, args }) => {
-  const name = 'utterance-' + id + '.wav';
-  try {
-    const wasi = new WASI({
-      version: 'preview1',
-      args: ['flite', ...args, '-o', '/out/' + name],
-      env: {},
-      preopens: { '/out': dir },
-      returnOnExit: true,
-      stdout: devNull,
-    });
-    const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
-    const code = wasi.start(instance);
-    if (code !== 0) throw new Error('flite exited with code ' + code);
-    parentPort.postMessage({ id, file: dir + '/' + name });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
-  }
+const { module, shimUrl } = workerData;
+const shim = import(shimUrl);
+let queue = Promise.resolve();
+parentPort.on('message', ({ id, args }) => {
+  queue = queue.then(async () => {
+    try {
+      const { WASI, File, OpenFile, ConsoleStdout, PreopenDirectory } = await shim;
+      const out = new Map();
+      const errors = [];
+      const wasi = new WASI(['flite', ...args, '-o', '/out/utterance.wav'], [], [
+        new OpenFile(new File([])),
+        ConsoleStdout.lineBuffered(() => {}),
+        ConsoleStdout.lineBuffered((line) => errors.push(line)),
+        new PreopenDirectory('/out', out),
+      ], { debug: false });
+      const instance = new WebAssembly.Instance(module, { wasi_snapshot_preview1: wasi.wasiImport });
+      const code = wasi.start(instance);
+      const file = out.get('utterance.wav');
+      if (code !== 0 || !file) {
+        throw new Error('flite exited with code ' + code + (errors.length ? ': ' + errors.join(' | ') : ''));
+      }
+      const wav = file.data.slice();
+      parentPort.postMessage({ id, wav }, [wav.buffer]);
+    } catch (error) {
+      parentPort.postMessage({ id, error: String((error && error.message) || error) });
+    }
+  });
 });
 `;
 
 interface Job {
-  resolve: (file: string) => void;
+  resolve: (wav: Uint8Array) => void;
   reject: (error: Error) => void;
 }
 
 interface WorkerReply {
   id: number;
-  file?: string;
+  wav?: Uint8Array;
   error?: string;
 }
 
@@ -94,7 +97,7 @@ class FliteTextToSpeech implements TextToSpeech {
   readonly sampleRate: number;
   private readonly voice: FliteVoice;
   private readonly rate: number;
-  private worker: Promise<{ worker: Worker; dir: string }> | undefined;
+  private worker: Promise<Worker> | undefined;
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
   private closed = false;
@@ -117,13 +120,7 @@ class FliteTextToSpeech implements TextToSpeech {
     if (signal?.aborted) throw abortReason(signal);
     const spoken = text.replace(/\s+/g, ' ').trim();
     if (spoken === '') return;
-    const file = await this.run(spoken, signal);
-    let wav: Uint8Array;
-    try {
-      wav = await readFile(file);
-    } finally {
-      await rm(file, { force: true });
-    }
+    const wav = await this.run(spoken, signal);
     if (signal?.aborted) throw abortReason(signal);
     const audio = decodeWav(wav);
     const resampler = await Resampler.create({
@@ -156,9 +153,8 @@ class FliteTextToSpeech implements TextToSpeech {
     const started = this.worker;
     this.worker = undefined;
     if (!started) return;
-    const { worker, dir } = await started;
+    const worker = await started;
     await worker.terminate();
-    await rm(dir, { recursive: true, force: true });
   }
 
   /** Start the worker and run one short synthesis (the WASM module and the voice load). */
@@ -166,20 +162,18 @@ class FliteTextToSpeech implements TextToSpeech {
     for await (const _ of this.synthesize('Hello.')) void _;
   }
 
-  private startWorker(): Promise<{ worker: Worker; dir: string }> {
+  private startWorker(): Promise<Worker> {
     this.worker ??= (async () => {
-      const [module, dir] = await Promise.all([
-        compileFlite(),
-        mkdtemp(join(tmpdir(), 'scenaro-flite-')),
-      ]);
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, dir } });
+      const module = await compileFlite();
+      const shimUrl = import.meta.resolve('@bjorn3/browser_wasi_shim');
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, shimUrl } });
       worker.unref();
       worker.on('message', (reply: WorkerReply) => {
         const job = this.jobs.get(reply.id);
         if (!job) return;
         this.jobs.delete(reply.id);
         if (this.jobs.size === 0) worker.unref();
-        if (reply.file !== undefined) job.resolve(reply.file);
+        if (reply.wav !== undefined) job.resolve(reply.wav);
         else job.reject(new SpeechEngineError(`Flite failed: ${reply.error}`, { engine: 'flite' }));
       });
       worker.on('error', (error) => this.failAll(error));
@@ -187,7 +181,7 @@ class FliteTextToSpeech implements TextToSpeech {
         if (!this.closed) this.failAll(new Error(`Flite worker exited with code ${code}`));
         this.worker = undefined;
       });
-      return { worker, dir };
+      return worker;
     })();
     return this.worker;
   }
@@ -199,28 +193,27 @@ class FliteTextToSpeech implements TextToSpeech {
     this.jobs.clear();
   }
 
-  private async run(text: string, signal: AbortSignal | undefined): Promise<string> {
-    const { worker } = await this.startWorker();
+  private async run(text: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const worker = await this.startWorker();
     if (signal?.aborted) throw abortReason(signal);
     const id = this.nextId++;
     // A leading "-" would read as an option; a leading space keeps it text.
     const args = ['-voice', this.voice, '-t', text.startsWith('-') ? ` ${text}` : text];
     if (this.rate !== 1) args.push('--setf', `duration_stretch=${(1 / this.rate).toFixed(3)}`);
-    const done = new Promise<string>((resolve, reject) => {
+    const done = new Promise<Uint8Array>((resolve, reject) => {
       this.jobs.set(id, { resolve, reject });
     });
     worker.ref();
     worker.postMessage({ id, args });
     if (!signal) return done;
-    // An aborted job still finishes in the worker; its file is removed when it arrives.
-    return new Promise<string>((resolve, reject) => {
+    // An aborted job still finishes in the worker; its audio is dropped when it arrives.
+    return new Promise<Uint8Array>((resolve, reject) => {
       const onAbort = (): void => reject(abortReason(signal));
       signal.addEventListener('abort', onAbort, { once: true });
       done.then(
-        (file) => {
+        (wav) => {
           signal.removeEventListener('abort', onAbort);
-          if (signal.aborted) void rm(file, { force: true });
-          else resolve(file);
+          if (!signal.aborted) resolve(wav);
         },
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);
