@@ -7,9 +7,11 @@ import { chooseModel } from './brain.js';
 import type { LlmFlags, Policy } from './llm-flags.js';
 import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
 import { parsePort } from './flags.js';
+import { parityDomainOptions } from './serve-parity.js';
+import type { ParityFlags } from './serve-parity.js';
 
 /** Parsed `serve` options. */
-export interface ServeOptions extends LlmFlags {
+export interface ServeOptions extends LlmFlags, ParityFlags {
   profile: ServerProfile;
   host: string;
   port: string;
@@ -30,7 +32,7 @@ export async function serve(
   out: (line: string) => void = console.log,
 ): Promise<BotServer> {
   const port = parsePort(options.port, '--port');
-  const domains = [...builtInDomains().values()];
+  const domains = [...builtInDomains(parityDomainOptions(options)).values()];
   const registry = registerEvalDomains(new DomainRegistry(), domains);
   const brain = chooseModel(options);
   // `--token ""` is an error (it must not turn auth off silently); an empty $SCENARO_TOKEN is

@@ -2,6 +2,7 @@
  * `scenaro serve`: start a bot server with the built-in domains registered.
  */
 import { Command, Option } from 'commander';
+import { TAU2_TELECOM_TODAY } from '@scenaro/domains/clock';
 import { addLlmOptions } from '../llm-flags.js';
 import { closeOnSignal } from '../close-on-signal.js';
 import type { ServeOptions } from '../start-server.js';
@@ -38,6 +39,11 @@ export function serveCommand(): Command {
     )
     .option('--max-sessions <n>', 'most sessions at once')
     .option('--single-client', 'accept one client at a time (Pipecat parity)')
+    .option(
+      '--today [date]',
+      `telecom clock: today's local date, as NeMo's bot (default tau2's fixed ${TAU2_TELECOM_TODAY}), ` +
+        'or the given YYYY-MM-DD',
+    )
     .addOption(
       new Option(
         '--policy <policy>',

@@ -1,0 +1,28 @@
+/**
+ * The `scenaro serve` settings where NeMo's evaluation bot and our defaults differ, turned into
+ * library options: `--today` (the telecom clock).
+ */
+import type { BuiltInDomainsOptions } from '@scenaro/domains';
+import { parseIsoDate, systemClock } from '@scenaro/domains/clock';
+
+/** The parsed parity flags of `scenaro serve`. */
+export interface ParityFlags {
+  /**
+   * `--today`: the telecom clock reads the real local date (NeMo's `date.today()`);
+   * `--today YYYY-MM-DD`: it is fixed at that date. @default tau2's fixed date
+   */
+  today?: boolean | string;
+}
+
+/** The options `builtInDomains` is called with for `flags`. */
+export function parityDomainOptions(flags: ParityFlags): BuiltInDomainsOptions {
+  const { today } = flags;
+  if (today === undefined || today === false) return {};
+  if (today === true) return { telecom: { clock: systemClock() } };
+  try {
+    parseIsoDate(today);
+  } catch {
+    throw new Error(`--today must be a date YYYY-MM-DD (or nothing, for today's), got '${today}'`);
+  }
+  return { telecom: { today } };
+}
