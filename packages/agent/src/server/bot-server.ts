@@ -17,11 +17,13 @@ import type { ClientMessageHandler } from '../control/handlers.js';
 import { DbCache } from '../scenario/db-loader.js';
 import { registerControlTools } from '../scenario/control-tools.js';
 import { DomainRegistry } from '../scenario/registry.js';
-import { checkAuthSettings, isAuthorized, isOriginAllowed } from './auth.js';
+import { checkAuthSettings } from './auth.js';
+import { answerHttp, refuseUpgrade } from './http-front.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { encodeMessage } from './reply-encoder.js';
 import { BotSession } from './session.js';
+import { closeWithin, whenDrained } from './socket-drain.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
 import type { BotServerOptions } from './bot-server-options.js';
@@ -32,8 +34,6 @@ export { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
 export type { BotServerOptions } from './bot-server-options.js';
 
 const VERSION = '0.1.0';
-/** Longest delay `setTimeout` honours (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A running (or startable) bot server. */
 export class BotServer {
@@ -221,53 +221,29 @@ export class BotServer {
   }
 
   #onHttp(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const json = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method === 'POST' && url.pathname === '/connect') {
-      const host = this.#options.publicHost ?? this.address.address;
-      json(200, { ws_url: `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}` });
-    } else if (req.method === 'GET' && url.pathname === '/healthz') {
-      json(200, { status: this.#closing ? 'closing' : 'ok', sessions: this.#sessions.size });
-    } else {
-      json(404, { error: `no route for ${req.method} ${url.pathname}` });
-    }
+    answerHttp(req, res, {
+      closing: this.#closing,
+      sessions: this.#sessions.size,
+      wsUrl: () => {
+        const host = this.#options.publicHost ?? this.address.address;
+        return `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}`;
+      },
+    });
   }
 
   #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (this.#closing) {
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    const busy =
-      this.#sessions.size >= this.#maxConnections
-        ? 'connection'
-        : this.#watch.pendingHandshakes >= this.#maxPendingHandshakes
-          ? 'pending handshake'
-          : undefined;
-    if (busy) {
-      this.log.warn({ remote: req.socket.remoteAddress }, `refused a connection: ${busy} limit`);
-      socket.end(
-        'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
-      );
-      return;
-    }
-    if (!isOriginAllowed(req, this.#options.allowedOrigins)) {
-      this.log.warn(
-        { remote: req.socket.remoteAddress, origin: req.headers.origin },
-        'refused a connection from an origin not allowed',
-      );
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    if (!isAuthorized(req, this.#options.token)) {
-      this.log.warn({ remote: req.socket.remoteAddress }, 'refused an unauthenticated connection');
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
+    const refused = refuseUpgrade(req, socket, {
+      closing: this.#closing,
+      connections: this.#sessions.size,
+      pendingHandshakes: this.#watch.pendingHandshakes,
+      maxConnections: this.#maxConnections,
+      maxPendingHandshakes: this.#maxPendingHandshakes,
+      allowedOrigins: this.#options.allowedOrigins,
+      token: this.#options.token,
+      log: this.log,
+    });
+    if (!refused)
+      this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
   }
 
   #onConnection(ws: WebSocket, req: IncomingMessage): void {
@@ -382,23 +358,7 @@ export class BotServer {
    * once it has drained below that (or closed).
    */
   #whenWritable(ws: WebSocket, req: IncomingMessage): Promise<void> | undefined {
-    const watermark = this.#options.maxBufferedBytes / 4;
-    const ok = () => ws.readyState !== ws.OPEN || ws.bufferedAmount <= watermark;
-    if (ok()) return undefined;
-    const socket = req.socket;
-    return new Promise<void>((resolve) => {
-      const check = () => {
-        if (!ok()) return;
-        clearInterval(poll);
-        socket.off('drain', check);
-        ws.off('close', check);
-        resolve();
-      };
-      // 'drain' is the usual wake-up; the poll covers data queued inside ws itself.
-      const poll = setInterval(check, 20);
-      socket.on('drain', check);
-      ws.on('close', check);
-    });
+    return whenDrained(ws, req.socket, this.#options.maxBufferedBytes / 4);
   }
 
   #send(ws: WebSocket, message: RTVIMessage, log: Logger): boolean {
@@ -433,15 +393,9 @@ export class BotServer {
     }
     if (ws.bufferedAmount + bytes.byteLength > this.#options.maxBufferedBytes) {
       log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
-      ws.close(1013, 'Client is not reading its messages');
-      // A client that reads nothing never takes the close frame either: without this, its socket
-      // and queued data would stay until ws's 30-second closing timeout.
       const grace = this.#options.slowReaderCloseGraceMs;
-      if (Number.isFinite(grace)) {
-        const drop = setTimeout(() => ws.terminate(), Math.min(grace, MAX_TIMER_MS));
-        drop.unref();
-        ws.once('close', () => clearTimeout(drop));
-      }
+      // A client that reads nothing never takes the close frame either.
+      closeWithin(ws, 1013, 'Client is not reading its messages', grace);
       return false;
     }
     ws.send(bytes, { binary: true });
