@@ -752,17 +752,19 @@ describe('server options', () => {
     expect(await c2.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
   });
 
-  it('with singleClient closes a second client with 1013', async () => {
+  it('with singleClient lets a second client take the session over, closing the first', async () => {
     const s = await startServer({ singleClient: true });
     const c1 = await RtviClient.ready(s.url);
     openClients.push(c1);
-    const c2 = await RtviClient.connect(s.url);
+    expect(await prompt(c1, { prompt: 'P' })).toBe(true);
+    const c2 = await RtviClient.ready(s.url);
     openClients.push(c2);
-    expect(await c2.waitForClose()).toEqual({
-      code: 1013,
-      reason: 'Server already has a connected client',
+    expect(await c1.waitForClose()).toEqual({
+      code: 1000,
+      reason: 'Session taken over by a new connection',
     });
-    expect(await c1.call('reset', {})).toBe(true);
+    expect(await contextJson(c2)).toEqual([{ role: 'system', content: 'P' }]);
+    expect(await c2.call('reset', {})).toBe(true);
   });
 
   it('in the production profile answers reset only', async () => {

@@ -1,7 +1,8 @@
 /**
  * The bot server: a WebSocket server speaking Pipecat's RTVI protocol in binary
- * protobuf frames, one isolated {@link BotSession} per connection and many
- * connections per process, with `POST /connect` and `GET /healthz` beside it.
+ * protobuf frames, one isolated {@link BotSession} per client and many connections per
+ * process, with `POST /connect` and `GET /healthz` beside it. A session can outlive its
+ * connection (see {@link SessionDirectory}).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -23,6 +24,8 @@ import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { encodeMessage } from './reply-encoder.js';
 import { BotSession } from './session.js';
+import type { SessionConnection } from './session.js';
+import { SessionDirectory } from './session-directory.js';
 import { closeWithin, whenDrained } from './socket-drain.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
@@ -66,6 +69,7 @@ export class BotServer {
   readonly #maxConnections: number;
   readonly #maxPendingHandshakes: number;
   readonly #limits: SessionLimits;
+  readonly #directory: SessionDirectory;
   #closing = false;
 
   constructor(options: BotServerOptions = {}) {
@@ -104,6 +108,12 @@ export class BotServer {
     this.registry = registerControlTools(options.registry ?? new DomainRegistry());
     this.router = ClientMessageRouter.forProfile(options.profile ?? 'eval');
     this.log = options.logger ?? createLogger();
+    this.#directory = new SessionDirectory({
+      singleClient: this.#options.singleClient,
+      graceMs: options.resumeGraceMs ?? 30_000,
+      log: this.log,
+      end: (session) => this.#end(session),
+    });
     this.#dbCache = options.dbCache ?? new DbCache();
     const upgradeTimeoutMs = options.upgradeTimeoutMs ?? 10_000;
     this.#http = createServer(
@@ -166,23 +176,29 @@ export class BotServer {
     return `ws://${host}:${port}`;
   }
 
-  /** The open sessions. */
+  /** The sessions with a connection. */
   get sessions(): BotSession[] {
     return [...this.#sessions.values()];
   }
 
-  /** Number of open sessions. */
+  /** Number of sessions with a connection. */
   get sessionCount(): number {
     return this.#sessions.size;
   }
 
+  /** Number of sessions waiting for their client to come back (no connection). */
+  get detachedSessionCount(): number {
+    return this.#directory.detachedCount;
+  }
+
   /**
-   * Graceful shutdown: stop accepting, let in-flight replies finish (up to the
-   * grace period), then close every connection with 1001.
+   * Graceful shutdown: stop accepting, end the sessions waiting for a client, let in-flight
+   * replies finish (up to the grace period), then close every connection with 1001.
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
+    for (const session of this.#directory.drainWaiting()) this.#end(session);
     const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
     this.#watch.stop();
     const drains = [...this.#sessions.values()].map((s) => s.drain());
@@ -247,20 +263,28 @@ export class BotServer {
   }
 
   #onConnection(ws: WebSocket, req: IncomingMessage): void {
-    if (this.#options.singleClient && this.#sessions.size >= 1) {
-      ws.close(1013, 'Server already has a connected client');
+    const claimed = this.#directory.claim(req);
+    if (claimed) {
+      this.#takeOver(claimed);
+      claimed.attach(this.#connectionFor(ws, req, claimed.log, true));
+      this.#bind(ws, req, claimed);
+      claimed.log.info(
+        { remote: req.socket.remoteAddress, sessions: this.#sessions.size },
+        'session continues on a new connection',
+      );
       return;
     }
-    if (
-      this.#options.maxSessions !== undefined &&
-      this.#sessions.size >= this.#options.maxSessions
-    ) {
+    const maxSessions = this.#options.maxSessions ?? Infinity;
+    this.#directory.makeRoom(
+      (waiting) => this.#sessions.size + waiting,
+      Math.min(maxSessions, this.#maxConnections),
+    );
+    if (this.#sessions.size >= maxSessions) {
       ws.close(1013, 'Server is at its session limit; try again later');
       return;
     }
     const id = randomUUID().slice(0, 8);
     const log = this.log.child({ session: id });
-    const send = (message: RTVIMessage): boolean => this.#send(ws, message, log);
     const session = new BotSession({
       id,
       registry: this.registry,
@@ -276,15 +300,8 @@ export class BotServer {
       systemPromptSuffix: this.#options.systemPromptSuffix,
       enableToolCalling: this.#options.enableToolCalling,
       contextIdleWaitMs: this.#options.contextIdleWaitMs,
-      send,
-      close: (code, reason) => ws.close(code, reason),
       limits: this.#limits,
-      whenWritable: () => this.#whenWritable(ws, req),
-      pauseInput: (paused) => {
-        this.#watch.setPaused(ws, paused);
-        if (paused) ws.pause();
-        else ws.resume();
-      },
+      ...this.#connectionFor(ws, req, log, false),
     });
     try {
       this.#options.onSession?.(session);
@@ -294,16 +311,75 @@ export class BotServer {
       ws.close(1011, 'session setup failed');
       return;
     }
+    this.#directory.opened(session);
+    this.#bind(ws, req, session);
+    log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
+  }
+
+  /** How a session talks through `ws` (`resumed`: it continues an earlier connection's session). */
+  #connectionFor(
+    ws: WebSocket,
+    req: IncomingMessage,
+    log: Logger,
+    resumed: boolean,
+  ): SessionConnection {
+    return {
+      send: (message) => this.#send(ws, message, log),
+      close: (code, reason) => {
+        // The session asked to end (disconnect-bot): it does not wait for its client.
+        const session = this.#sessions.get(ws);
+        if (session) this.#directory.endOnClose(session);
+        ws.close(code, reason);
+      },
+      whenWritable: () => this.#whenWritable(ws, req),
+      pauseInput: (paused) => {
+        this.#watch.setPaused(ws, paused);
+        if (paused) ws.pause();
+        else ws.resume();
+      },
+      readySession: () => {
+        const session = this.#sessions.get(ws);
+        return session && this.#directory.readySession(session, resumed);
+      },
+    };
+  }
+
+  /** `session` is `ws`'s until the socket closes or another connection takes the session over. */
+  #bind(ws: WebSocket, req: IncomingMessage, session: BotSession): void {
+    const log = session.log;
     this.#sessions.set(ws, session);
     this.#watch.add(ws, req.socket, () => session.ready, log);
-    log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
-    ws.on('message', (data, isBinary) => this.#onMessage(ws, session, data, isBinary));
+    ws.on('message', (data, isBinary) => {
+      if (this.#sessions.get(ws) === session) this.#onMessage(ws, session, data, isBinary);
+    });
     ws.on('close', (code) => {
+      if (this.#sessions.get(ws) !== session) return; // taken over: the session went on
       this.#sessions.delete(ws);
-      session.dispose();
+      session.detach();
+      if (!this.#closing && this.#directory.keep(session)) {
+        log.info({ code, sessions: this.#sessions.size }, 'connection closed; session waits');
+        return;
+      }
+      this.#end(session);
       log.info({ code, sessions: this.#sessions.size }, 'session closed');
     });
     ws.on('error', (err) => log.warn({ err }, 'socket error'));
+  }
+
+  /** Detach `session` from the connection it has, if any, and close that connection. */
+  #takeOver(session: BotSession): void {
+    for (const [ws, owner] of this.#sessions) {
+      if (owner !== session) continue;
+      this.#sessions.delete(ws);
+      session.detach();
+      session.log.info({}, 'a new connection takes the session over');
+      closeWithin(ws, 1000, 'Session taken over by a new connection', 1000);
+    }
+  }
+
+  #end(session: BotSession): void {
+    this.#directory.forget(session);
+    session.dispose();
   }
 
   #onMessage(ws: WebSocket, session: BotSession, data: RawData, isBinary: boolean): void {
@@ -393,6 +469,8 @@ export class BotServer {
     }
     if (ws.bufferedAmount + bytes.byteLength > this.#options.maxBufferedBytes) {
       log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
+      const session = this.#sessions.get(ws);
+      if (session) this.#directory.endOnClose(session);
       const grace = this.#options.slowReaderCloseGraceMs;
       // A client that reads nothing never takes the close frame either.
       closeWithin(ws, 1013, 'Client is not reading its messages', grace);
