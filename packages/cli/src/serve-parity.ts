@@ -1,9 +1,12 @@
 /**
  * The `scenaro serve` settings where NeMo's evaluation bot and our defaults differ, turned into
- * library options: `--today` (the telecom clock).
+ * library options: `--today` (the telecom clock) and `--resume-grace-ms` (how long a session
+ * waits for its client to come back; `--single-client` is the server's `singleClient`).
  */
+import type { BotServerOptions } from '@scenaro/agent';
 import type { BuiltInDomainsOptions } from '@scenaro/domains';
 import { parseIsoDate, systemClock } from '@scenaro/domains/clock';
+import { parseInteger } from './flags.js';
 
 /** The parsed parity flags of `scenaro serve`. */
 export interface ParityFlags {
@@ -12,6 +15,14 @@ export interface ParityFlags {
    * `--today YYYY-MM-DD`: it is fixed at that date. @default tau2's fixed date
    */
   today?: boolean | string;
+  /** `--resume-grace-ms`: milliseconds, 0 ends a session with its connection. @default 30000 */
+  resumeGraceMs?: string;
+}
+
+/** The bot server options `flags` set. */
+export function parityServerOptions(flags: ParityFlags): Partial<BotServerOptions> {
+  if (flags.resumeGraceMs === undefined) return {};
+  return { resumeGraceMs: parseInteger(flags.resumeGraceMs, '--resume-grace-ms', 0) };
 }
 
 /** The options `builtInDomains` is called with for `flags`. */

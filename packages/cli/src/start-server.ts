@@ -7,7 +7,7 @@ import { chooseModel } from './brain.js';
 import type { LlmFlags, Policy } from './llm-flags.js';
 import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
 import { parsePort } from './flags.js';
-import { parityDomainOptions } from './serve-parity.js';
+import { parityDomainOptions, parityServerOptions } from './serve-parity.js';
 import type { ParityFlags } from './serve-parity.js';
 
 /** Parsed `serve` options. */
@@ -51,6 +51,7 @@ export async function serve(
     ...(options.insecureNoAuth ? { allowUnauthenticated: true } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),
     ...(options.singleClient ? { singleClient: true } : {}),
+    ...parityServerOptions(options),
   });
   server.log.info({ policy: brain.label }, 'conversation policy');
   out(`listening on ${server.url}`);

@@ -1,7 +1,9 @@
-// `scenaro serve`'s NeMo parity settings: the telecom clock (`--today`).
+// `scenaro serve`'s NeMo parity settings: the telecom clock (`--today`), one session kept
+// between connections (`--single-client`) and the resume grace (`--resume-grace-ms`).
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotServer } from '@scenaro/agent';
+import type { BotReadySession } from '@scenaro/sdk/protocol';
 import { RtviClient } from '@scenaro/agent/testing';
 import { localIsoDate, TAU2_TELECOM_TODAY } from '@scenaro/domains/clock';
 import { serve } from '../src/start-server.js';
@@ -18,6 +20,15 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
+async function ready(url: string): Promise<RtviClient> {
+  const client = await RtviClient.ready(url);
+  clients.push(client);
+  return client;
+}
+
+const readySession = (c: RtviClient) =>
+  (c.botReady as { session?: BotReadySession } | undefined)?.session;
+
 async function start(flags: Partial<ServeOptions>): Promise<BotServer> {
   const server = await serve({ profile: 'eval', host: '127.0.0.1', port: '0', ...flags }, () => {});
   servers.push(server);
@@ -26,8 +37,7 @@ async function start(flags: Partial<ServeOptions>): Promise<BotServer> {
 
 /** The date a telecom line suspended on `server` is stamped with. */
 async function suspensionDate(server: BotServer): Promise<unknown> {
-  const client = await RtviClient.ready(server.url);
-  clients.push(client);
+  const client = await ready(server.url);
   const db = {
     plans: [{ plan_id: 'P1', price_per_month: 65.0 }],
     customers: [{ customer_id: 'C1', bill_ids: [] }],
@@ -82,5 +92,35 @@ describe('scenaro serve --today', () => {
     expect(run.stderr).toMatch(/--today must be a date YYYY-MM-DD/);
     const help = spawnSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' });
     expect(help.stdout).toMatch(/--today \[date\]/);
+  });
+});
+
+describe('scenaro serve sessions between connections', () => {
+  it('--single-client keeps the one session for the next connection', async () => {
+    const server = await start({ singleClient: true });
+    const setup = await ready(server.url);
+    expect(
+      await setup.call('apply_initialization', { shared_state_init: '{"db": {"k": 1}}' }),
+    ).toEqual({ success: true, errors: [] });
+    const { db_hash } = await setup.call<{ db_hash: string }>('get_scenario_summary', {});
+    await setup.close();
+    const run = await ready(server.url);
+    expect(await run.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash });
+  });
+
+  it('--resume-grace-ms sets the grace bot-ready announces; 0 sends no token', async () => {
+    const c = await ready((await start({ resumeGraceMs: '1500' })).url);
+    expect(readySession(c)).toMatchObject({ resume_grace_ms: 1500, resumed: false });
+    expect(readySession(await ready((await start({})).url))?.resume_grace_ms).toBe(30_000);
+    expect(readySession(await ready((await start({ resumeGraceMs: '0' })).url))).toBeUndefined();
+    await expect(start({ resumeGraceMs: '-5' })).rejects.toThrow(
+      "--resume-grace-ms must be an integer >= 0, got '-5'",
+    );
+  });
+
+  it.skipIf(!built)('are flags of the built command', () => {
+    const help = spawnSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' });
+    expect(help.stdout).toMatch(/--single-client/);
+    expect(help.stdout).toMatch(/--resume-grace-ms <ms>/);
   });
 });
