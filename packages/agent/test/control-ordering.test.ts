@@ -103,7 +103,7 @@ describe('state-changing control messages sent without waiting', () => {
     expect((replies[3] as { db_hash: string }).db_hash).toBe(getDictHash(dbWith({ u1: 5, u2: 7 })));
   });
 
-  it('refuses the second of two different db_paths, as it would sequentially', async () => {
+  it('skips the second of two different db_paths (with a warning), as it would sequentially', async () => {
     const c = await client();
     const replies = await burst(c, [
       prompt('P'),
@@ -112,9 +112,10 @@ describe('state-changing control messages sent without waiting', () => {
       ['get_scenario_summary', {}],
     ]);
     expect(replies[1]).toEqual({ success: true, errors: [] });
-    const second = replies[2] as { success: boolean; errors: string[] };
-    expect(second.success).toBe(false);
-    expect(second.errors[0]).toContain('A db is already loaded');
+    const second = replies[2] as { success: boolean; errors: string[]; warnings?: string[] };
+    expect(second.success).toBe(true);
+    expect(second.errors).toEqual([]);
+    expect(second.warnings?.[0]).toContain('a db is already loaded (from test/db.json)');
     expect((replies[3] as { db_hash: string }).db_hash).toBe(getDictHash(TEST_DB));
   });
 

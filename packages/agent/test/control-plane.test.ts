@@ -333,7 +333,7 @@ describe('apply_initialization', () => {
     expect(await summary(c)).toEqual({ actions: [], db_hash: null });
   });
 
-  it('loads an inline db, refuses a different db_path once a db is loaded, replaces it by another inline db', async () => {
+  it('loads an inline db, skips a different db_path once a db is loaded (with a warning), replaces it by another inline db', async () => {
     const { c } = await connect();
     expect(await prompt(c, { prompt: 'P' })).toBe(true);
     expect(
@@ -344,11 +344,17 @@ describe('apply_initialization', () => {
       db_hash: getDictHash({ k: [1, 2.5, null] }),
       db: { k: [1, 2.5, null] },
     });
+    // As the reference documents, the db_path is skipped once a db is present; we say so.
     const again = (await initialize(c, {
       shared_state_init: '{"db_path": "test/db.json"}',
-    })) as { success: boolean; errors: string[] };
-    expect(again.success).toBe(false);
-    expect(again.errors[0]).toMatch(/A db is already loaded .*update_system_prompt/);
+    })) as { success: boolean; errors: string[]; warnings?: string[] };
+    expect(again.success).toBe(true);
+    expect(again.errors).toEqual([]);
+    expect(again.warnings).toEqual([
+      expect.stringMatching(
+        /^db_path 'test\/db.json' was skipped: a db is already loaded \(from inline\).*update_system_prompt/,
+      ),
+    ]);
     expect((await summary(c)).db_hash).toBe(getDictHash({ k: [1, 2.5, null] }));
     // A second inline db replaces the first (the reference merges it into shared_state).
     expect(
@@ -746,17 +752,19 @@ describe('server options', () => {
     expect(await c2.call('get_scenario_summary', {})).toEqual({ actions: [], db_hash: null });
   });
 
-  it('with singleClient closes a second client with 1013', async () => {
+  it('with singleClient lets a second client take the session over, closing the first', async () => {
     const s = await startServer({ singleClient: true });
     const c1 = await RtviClient.ready(s.url);
     openClients.push(c1);
-    const c2 = await RtviClient.connect(s.url);
+    expect(await prompt(c1, { prompt: 'P' })).toBe(true);
+    const c2 = await RtviClient.ready(s.url);
     openClients.push(c2);
-    expect(await c2.waitForClose()).toEqual({
-      code: 1013,
-      reason: 'Server already has a connected client',
+    expect(await c1.waitForClose()).toEqual({
+      code: 1000,
+      reason: 'Session taken over by a new connection',
     });
-    expect(await c1.call('reset', {})).toBe(true);
+    expect(await contextJson(c2)).toEqual([{ role: 'system', content: 'P' }]);
+    expect(await c2.call('reset', {})).toBe(true);
   });
 
   it('in the production profile answers reset only', async () => {

@@ -371,6 +371,8 @@ describe.skipIf(!hasData)('500 concurrent sessions on one bot server', () => {
       registry: new DomainRegistry().register(loadDomain),
       conversation: createConversationEngine({ model: createReferenceAgentModel }),
       logger: recordingLogger(sink),
+      // Sessions end with their connection here (no wait for a client to come back).
+      resumeGraceMs: 0,
       onSession: (session) => {
         refs.push(new WeakRef(session));
       },
@@ -433,6 +435,8 @@ describe('faults', () => {
       maxBufferedBytes: MAX_BUFFERED,
       // Long enough that the slow reader below can resume and still receive its 1013.
       slowReaderCloseGraceMs: 60_000,
+      // Sessions end with their connection here (no wait for a client to come back).
+      resumeGraceMs: 0,
       onSession: (session) => {
         sessions.push(session);
         refs.push(new WeakRef(session));

@@ -8,9 +8,11 @@ import type { LlmFlags, Policy } from './llm-flags.js';
 import type { VoiceFlags } from './voice-flags.js';
 import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
 import { parsePort } from './flags.js';
+import { parityDomainOptions, parityServerOptions } from './serve-parity.js';
+import type { ParityFlags } from './serve-parity.js';
 
 /** Parsed `serve` options. */
-export interface ServeOptions extends LlmFlags, VoiceFlags {
+export interface ServeOptions extends LlmFlags, VoiceFlags, ParityFlags {
   profile: ServerProfile;
   host: string;
   port: string;
@@ -31,7 +33,7 @@ export async function serve(
   out: (line: string) => void = console.log,
 ): Promise<BotServer> {
   const port = parsePort(options.port, '--port');
-  const domains = [...builtInDomains().values()];
+  const domains = [...builtInDomains(parityDomainOptions(options)).values()];
   const registry = registerEvalDomains(new DomainRegistry(), domains);
   const brain = chooseModel(options);
   // `--token ""` is an error (it must not turn auth off silently); an empty $SCENARO_TOKEN is
@@ -55,6 +57,7 @@ export async function serve(
     ...(options.insecureNoAuth ? { allowUnauthenticated: true } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),
     ...(options.singleClient ? { singleClient: true } : {}),
+    ...parityServerOptions(options),
   });
   server.log.info({ policy: brain.label }, 'conversation policy');
   closeVoiceWithServer(server, voice.voice);

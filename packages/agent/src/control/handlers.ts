@@ -131,6 +131,7 @@ export const applyInitializationHandler: ClientMessageHandler = async (
     session.registry,
     session.dbSource,
   );
+  if (result.warnings) session.log.warn({ warnings: result.warnings }, 'apply_initialization');
   if (result.success) await session.initialized();
   return result;
 };

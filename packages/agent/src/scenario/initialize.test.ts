@@ -48,3 +48,40 @@ describe('data roots', () => {
     expect(state.dbSource).toBe('b/db.json');
   });
 });
+
+describe('a db_path once a db is loaded', () => {
+  const source = { dataRoot: first, extraRoots: [second], cache: new DbCache() };
+  const init = (state: ReturnType<typeof createScenarioState>, sharedStateInit: object) =>
+    applyInitialization(
+      state,
+      { domain: 'x', shared_state_init: JSON.stringify(sharedStateInit), actions: [] },
+      new DomainRegistry(),
+      source,
+    );
+
+  it('is skipped with a warning when it names another db; the rest still applies', async () => {
+    const state = createScenarioState();
+    expect(await init(state, { db_path: 'a/db.json' })).toEqual({ success: true, errors: [] });
+    const result = await init(state, { db_path: 'b/db.json', note: 'kept' });
+    expect(result).toEqual({
+      success: true,
+      errors: [],
+      warnings: [
+        "db_path 'b/db.json' was skipped: a db is already loaded (from a/db.json). Send " +
+          'update_system_prompt to start a new scenario with another db.',
+      ],
+    });
+    expect(state.db).toEqual({ from: 'first' });
+    expect(state.dbSource).toBe('a/db.json');
+    expect(state.shared['note']).toBe('kept');
+  });
+
+  it('is skipped silently when the db came from that path', async () => {
+    const state = createScenarioState();
+    await init(state, { db: { inline: true } });
+    expect((await init(state, { db_path: 'a/db.json' })).warnings).toHaveLength(1);
+    const again = createScenarioState();
+    await init(again, { db_path: 'a/db.json' });
+    expect(await init(again, { db_path: 'a/db.json' })).toEqual({ success: true, errors: [] });
+  });
+});

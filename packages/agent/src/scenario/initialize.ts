@@ -2,7 +2,8 @@
  * `apply_initialization` as a pure state transition, shared by the control plane
  * and gold replay: seed shared state, resolve `db_path` inside the data root,
  * run the initialization actions. All or nothing: on any error the state is
- * left exactly as it was.
+ * left exactly as it was. A `db_path` naming another db than the one already loaded is
+ * skipped, as the reference does, and reported in `warnings`.
  */
 import type { ApplyInitializationResult, InitializationAction } from '@scenaro/sdk/protocol';
 import { DbPathError } from './db-loader.js';
@@ -91,7 +92,8 @@ export function decodeSharedStateInit(
 
 /**
  * Apply an initialization to `state`. On success the new shared state, db and
- * source are committed; on failure nothing changes and every error is listed.
+ * source are committed; on failure nothing changes and every error is listed. A skipped
+ * `db_path` adds `warnings` (present only when there are some) and does not fail the call.
  */
 export async function applyInitialization(
   state: ScenarioState,
@@ -116,6 +118,7 @@ export async function applyInitialization(
   }
   let dbSource = state.dbSource;
   const errors: string[] = [];
+  const warnings: string[] = [];
 
   if (init['db'] !== undefined && init['db'] !== null) {
     if (!isPlainObject(init['db'])) {
@@ -144,9 +147,11 @@ export async function applyInitialization(
         errors.push(errorText(err));
       }
     } else if (dbSource !== dbPath) {
-      errors.push(
-        `A db is already loaded (from ${dbSource ?? 'an earlier initialization'}); refusing to ignore ` +
-          `db_path '${dbPath}'. Send update_system_prompt to start a new scenario first.`,
+      // The reference drops a db_path once a db is present; the client hears about it here.
+      warnings.push(
+        `db_path '${dbPath}' was skipped: a db is already loaded (from ` +
+          `${dbSource ?? 'an earlier initialization'}). Send update_system_prompt to start a new ` +
+          'scenario with another db.',
       );
     }
   }
@@ -185,5 +190,7 @@ export async function applyInitialization(
   state.shared = shared;
   state.db = db;
   if (dbSource !== undefined) state.dbSource = dbSource;
-  return { success: true, errors: [] };
+  return warnings.length > 0
+    ? { success: true, errors: [], warnings }
+    : { success: true, errors: [] };
 }

@@ -91,10 +91,28 @@ export interface BotServerOptions {
   maxConnections?: number;
   /** Most connections that have not sent `client-ready` yet; more are answered 503. @default 1024 */
   maxPendingHandshakes?: number;
-  /** Most sessions at once; more are closed with 1013. @default unlimited */
+  /**
+   * Most sessions at once, counting those waiting for their client; a new connection ends the
+   * longest-waiting one instead of going over, and is closed with 1013 only when every session
+   * has a connection. (Waiting sessions count against `maxConnections` the same way.)
+   * @default unlimited
+   */
   maxSessions?: number;
-  /** Pipecat parity: one client at a time, a second one is closed with 1013. @default false */
+  /**
+   * Pipecat parity: the server has one session, and whoever connects gets it whole (prompt,
+   * tools, db, context). A new connection takes it over from an open one, which is closed
+   * (1000, 'Session taken over by a new connection'); while nobody is connected it waits, until
+   * `disconnect-bot` or `close()` ends it. @default false
+   */
   singleClient?: boolean;
+  /**
+   * Without `singleClient`: how long a session whose connection closed waits for its client to
+   * come back with the resume token of its last `bot-ready` (`?resume=<token>` on the WebSocket
+   * URL); then it ends. 0 ends sessions with their connection (and sends no token). A session
+   * that ended itself (`disconnect-bot`) or whose client stopped reading does not wait.
+   * @default 30000
+   */
+  resumeGraceMs?: number;
   /** Appended to prompts sent with `add_suffix`. @default '' */
   systemPromptSuffix?: string;
   /** @default true */

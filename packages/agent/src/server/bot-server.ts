@@ -1,7 +1,8 @@
 /**
  * The bot server: a WebSocket server speaking Pipecat's RTVI protocol in binary
- * protobuf frames, one isolated {@link BotSession} per connection and many
- * connections per process, with `POST /connect` and `GET /healthz` beside it.
+ * protobuf frames, one isolated {@link BotSession} per client and many connections per
+ * process, with `POST /connect` and `GET /healthz` beside it. A session can outlive its
+ * connection (see {@link SessionDirectory}).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -10,24 +11,23 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
-import {
-  decodeRtviFrame,
-  encodeFrame,
-  encodeRtviFrame,
-  errorResponse,
-  rtviError,
-} from '@scenaro/sdk/protocol';
+import { decodeRtviFrame, encodeFrame, rtviError } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { ClientMessageRouter } from '../control/router.js';
 import type { ClientMessageHandler } from '../control/handlers.js';
 import { DbCache } from '../scenario/db-loader.js';
 import { registerControlTools } from '../scenario/control-tools.js';
 import { DomainRegistry } from '../scenario/registry.js';
-import { checkAuthSettings, isAuthorized, isOriginAllowed } from './auth.js';
+import { checkAuthSettings } from './auth.js';
+import { answerHttp, refuseUpgrade } from './http-front.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
-import { encodeMessage } from './reply-encoder.js';
+import { encodeOutgoing } from './reply-encoder.js';
 import { BotSession } from './session.js';
+import { prepareVoice } from './voice-session.js';
+import type { SessionConnection } from './session-connection.js';
+import { SessionDirectory } from './session-directory.js';
+import { closeWithin, whenDrained } from './socket-drain.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
 import type { BotServerOptions } from './bot-server-options.js';
@@ -38,8 +38,6 @@ export { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
 export type { BotServerOptions } from './bot-server-options.js';
 
 const VERSION = '0.1.0';
-/** Longest delay `setTimeout` honours (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A running (or startable) bot server. */
 export class BotServer {
@@ -72,6 +70,7 @@ export class BotServer {
   readonly #maxConnections: number;
   readonly #maxPendingHandshakes: number;
   readonly #limits: SessionLimits;
+  readonly #directory: SessionDirectory;
   #closing = false;
 
   constructor(options: BotServerOptions = {}) {
@@ -110,6 +109,12 @@ export class BotServer {
     this.registry = registerControlTools(options.registry ?? new DomainRegistry());
     this.router = ClientMessageRouter.forProfile(options.profile ?? 'eval');
     this.log = options.logger ?? createLogger();
+    this.#directory = new SessionDirectory({
+      singleClient: this.#options.singleClient,
+      graceMs: options.resumeGraceMs ?? 30_000,
+      log: this.log,
+      end: (session) => this.#end(session),
+    });
     this.#dbCache = options.dbCache ?? new DbCache();
     const upgradeTimeoutMs = options.upgradeTimeoutMs ?? 10_000;
     this.#http = createServer(
@@ -155,37 +160,8 @@ export class BotServer {
       });
     });
     this.log.info({ url: this.url }, 'listening');
-    await this.#prepareVoice();
+    if (this.#options.voice) await prepareVoice(this.#options.voice, this.log);
     return this;
-  }
-
-  /**
-   * Say at start whether the bot can hear (the STT's `check()`), and warm the TTS so the first
-   * reply is not slowed by the engine starting.
-   */
-  async #prepareVoice(): Promise<void> {
-    const voice = this.#options.voice;
-    if (!voice) return;
-    const { stt, tts } = voice;
-    if (!stt) this.log.warn({}, 'voice: no speech to text; audio sent to the bot is not heard');
-    else {
-      await stt.check().then(
-        () => this.log.info({ stt: stt.name }, 'voice: speech to text ready'),
-        (err: unknown) =>
-          this.log.warn(
-            { stt: stt.name, error: err instanceof Error ? err.message : String(err) },
-            'voice: speech to text is unavailable; audio sent to the bot is answered with an error',
-          ),
-      );
-    }
-    if (tts) {
-      try {
-        await tts.warm?.();
-        this.log.info({ tts: tts.name }, 'voice: text to speech ready');
-      } catch (err) {
-        this.log.warn({ tts: tts.name, err }, 'voice: text to speech failed to warm up');
-      }
-    }
   }
 
   /** The bound address. */
@@ -202,23 +178,29 @@ export class BotServer {
     return `ws://${host}:${port}`;
   }
 
-  /** The open sessions. */
+  /** The sessions with a connection. */
   get sessions(): BotSession[] {
     return [...this.#sessions.values()];
   }
 
-  /** Number of open sessions. */
+  /** Number of sessions with a connection. */
   get sessionCount(): number {
     return this.#sessions.size;
   }
 
+  /** Number of sessions waiting for their client to come back (no connection). */
+  get detachedSessionCount(): number {
+    return this.#directory.detachedCount;
+  }
+
   /**
-   * Graceful shutdown: stop accepting, let in-flight replies finish (up to the
-   * grace period), then close every connection with 1001.
+   * Graceful shutdown: stop accepting, end the sessions waiting for a client, let in-flight
+   * replies finish (up to the grace period), then close every connection with 1001.
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
+    for (const session of this.#directory.drainWaiting()) this.#end(session);
     const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
     this.#watch.stop();
     const drains = [...this.#sessions.values()].map((s) => s.drain());
@@ -257,70 +239,54 @@ export class BotServer {
   }
 
   #onHttp(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const json = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method === 'POST' && url.pathname === '/connect') {
-      const host = this.#options.publicHost ?? this.address.address;
-      json(200, { ws_url: `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}` });
-    } else if (req.method === 'GET' && url.pathname === '/healthz') {
-      json(200, { status: this.#closing ? 'closing' : 'ok', sessions: this.#sessions.size });
-    } else {
-      json(404, { error: `no route for ${req.method} ${url.pathname}` });
-    }
+    answerHttp(req, res, {
+      closing: this.#closing,
+      sessions: this.#sessions.size,
+      wsUrl: () => {
+        const host = this.#options.publicHost ?? this.address.address;
+        return `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}`;
+      },
+    });
   }
 
   #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (this.#closing) {
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    const busy =
-      this.#sessions.size >= this.#maxConnections
-        ? 'connection'
-        : this.#watch.pendingHandshakes >= this.#maxPendingHandshakes
-          ? 'pending handshake'
-          : undefined;
-    if (busy) {
-      this.log.warn({ remote: req.socket.remoteAddress }, `refused a connection: ${busy} limit`);
-      socket.end(
-        'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
-      );
-      return;
-    }
-    if (!isOriginAllowed(req, this.#options.allowedOrigins)) {
-      this.log.warn(
-        { remote: req.socket.remoteAddress, origin: req.headers.origin },
-        'refused a connection from an origin not allowed',
-      );
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    if (!isAuthorized(req, this.#options.token)) {
-      this.log.warn({ remote: req.socket.remoteAddress }, 'refused an unauthenticated connection');
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
+    const refused = refuseUpgrade(req, socket, {
+      closing: this.#closing,
+      connections: this.#sessions.size,
+      pendingHandshakes: this.#watch.pendingHandshakes,
+      maxConnections: this.#maxConnections,
+      maxPendingHandshakes: this.#maxPendingHandshakes,
+      allowedOrigins: this.#options.allowedOrigins,
+      token: this.#options.token,
+      log: this.log,
+    });
+    if (!refused)
+      this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
   }
 
   #onConnection(ws: WebSocket, req: IncomingMessage): void {
-    if (this.#options.singleClient && this.#sessions.size >= 1) {
-      ws.close(1013, 'Server already has a connected client');
+    const claimed = this.#directory.claim(req);
+    if (claimed) {
+      this.#takeOver(claimed);
+      claimed.attach(this.#connectionFor(ws, req, claimed.log, true));
+      this.#bind(ws, req, claimed);
+      claimed.log.info(
+        { remote: req.socket.remoteAddress, sessions: this.#sessions.size },
+        'session continues on a new connection',
+      );
       return;
     }
-    if (
-      this.#options.maxSessions !== undefined &&
-      this.#sessions.size >= this.#options.maxSessions
-    ) {
+    const maxSessions = this.#options.maxSessions ?? Infinity;
+    this.#directory.makeRoom(
+      (waiting) => this.#sessions.size + waiting,
+      Math.min(maxSessions, this.#maxConnections),
+    );
+    if (this.#sessions.size >= maxSessions) {
       ws.close(1013, 'Server is at its session limit; try again later');
       return;
     }
     const id = randomUUID().slice(0, 8);
     const log = this.log.child({ session: id });
-    const send = (message: RTVIMessage): boolean => this.#send(ws, message, log);
     const session = new BotSession({
       id,
       registry: this.registry,
@@ -336,22 +302,9 @@ export class BotServer {
       systemPromptSuffix: this.#options.systemPromptSuffix,
       enableToolCalling: this.#options.enableToolCalling,
       contextIdleWaitMs: this.#options.contextIdleWaitMs,
-      send,
-      ...(this.#options.voice
-        ? {
-            voice: this.#options.voice,
-            sendAudio: (pcm: Uint8Array, sampleRate: number) =>
-              this.#sendAudio(ws, req, pcm, sampleRate, log),
-          }
-        : {}),
-      close: (code, reason) => ws.close(code, reason),
+      ...(this.#options.voice ? { voice: this.#options.voice } : {}),
       limits: this.#limits,
-      whenWritable: () => this.#whenWritable(ws, req),
-      pauseInput: (paused) => {
-        this.#watch.setPaused(ws, paused);
-        if (paused) ws.pause();
-        else ws.resume();
-      },
+      ...this.#connectionFor(ws, req, log, false),
     });
     try {
       this.#options.onSession?.(session);
@@ -361,16 +314,78 @@ export class BotServer {
       ws.close(1011, 'session setup failed');
       return;
     }
+    this.#directory.opened(session);
+    this.#bind(ws, req, session);
+    log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
+  }
+
+  /** How a session talks through `ws` (`resumed`: it continues an earlier connection's session). */
+  #connectionFor(
+    ws: WebSocket,
+    req: IncomingMessage,
+    log: Logger,
+    resumed: boolean,
+  ): SessionConnection {
+    return {
+      send: (message) => this.#send(ws, message, log),
+      close: (code, reason) => {
+        // The session asked to end (disconnect-bot): it does not wait for its client.
+        const session = this.#sessions.get(ws);
+        if (session) this.#directory.endOnClose(session);
+        ws.close(code, reason);
+      },
+      whenWritable: () => this.#whenWritable(ws, req),
+      pauseInput: (paused) => {
+        this.#watch.setPaused(ws, paused);
+        if (paused) ws.pause();
+        else ws.resume();
+      },
+      readySession: () => {
+        const session = this.#sessions.get(ws);
+        return session && this.#directory.readySession(session, resumed);
+      },
+      ...(this.#options.voice
+        ? { sendAudio: (pcm, rate) => this.#sendAudio(ws, req, pcm, rate, log) }
+        : {}),
+    };
+  }
+
+  /** `session` is `ws`'s until the socket closes or another connection takes the session over. */
+  #bind(ws: WebSocket, req: IncomingMessage, session: BotSession): void {
+    const log = session.log;
     this.#sessions.set(ws, session);
     this.#watch.add(ws, req.socket, () => session.ready, log);
-    log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
-    ws.on('message', (data, isBinary) => this.#onMessage(ws, session, data, isBinary));
+    ws.on('message', (data, isBinary) => {
+      if (this.#sessions.get(ws) === session) this.#onMessage(ws, session, data, isBinary);
+    });
     ws.on('close', (code) => {
+      if (this.#sessions.get(ws) !== session) return; // taken over: the session went on
       this.#sessions.delete(ws);
-      session.dispose();
+      session.detach();
+      if (!this.#closing && this.#directory.keep(session)) {
+        log.info({ code, sessions: this.#sessions.size }, 'connection closed; session waits');
+        return;
+      }
+      this.#end(session);
       log.info({ code, sessions: this.#sessions.size }, 'session closed');
     });
     ws.on('error', (err) => log.warn({ err }, 'socket error'));
+  }
+
+  /** Detach `session` from the connection it has, if any, and close that connection. */
+  #takeOver(session: BotSession): void {
+    for (const [ws, owner] of this.#sessions) {
+      if (owner !== session) continue;
+      this.#sessions.delete(ws);
+      session.detach();
+      session.log.info({}, 'a new connection takes the session over');
+      closeWithin(ws, 1000, 'Session taken over by a new connection', 1000);
+    }
+  }
+
+  #end(session: BotSession): void {
+    this.#directory.forget(session);
+    session.dispose();
   }
 
   #onMessage(ws: WebSocket, session: BotSession, data: RawData, isBinary: boolean): void {
@@ -426,23 +441,7 @@ export class BotServer {
    * once it has drained below that (or closed).
    */
   #whenWritable(ws: WebSocket, req: IncomingMessage): Promise<void> | undefined {
-    const watermark = this.#options.maxBufferedBytes / 4;
-    const ok = () => ws.readyState !== ws.OPEN || ws.bufferedAmount <= watermark;
-    if (ok()) return undefined;
-    const socket = req.socket;
-    return new Promise<void>((resolve) => {
-      const check = () => {
-        if (!ok()) return;
-        clearInterval(poll);
-        socket.off('drain', check);
-        ws.off('close', check);
-        resolve();
-      };
-      // 'drain' is the usual wake-up; the poll covers data queued inside ws itself.
-      const poll = setInterval(check, 20);
-      socket.on('drain', check);
-      ws.on('close', check);
-    });
+    return whenDrained(ws, req.socket, this.#options.maxBufferedBytes / 4);
   }
 
   /**
@@ -467,49 +466,22 @@ export class BotServer {
   #fits(ws: WebSocket, bytes: number, log: Logger): boolean {
     if (ws.bufferedAmount + bytes <= this.#options.maxBufferedBytes) return true;
     log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
-    ws.close(1013, 'Client is not reading its messages');
-    // A client that reads nothing never takes the close frame either: without this, its socket
-    // and queued data would stay until ws's 30-second closing timeout.
-    const grace = this.#options.slowReaderCloseGraceMs;
-    if (Number.isFinite(grace)) {
-      const drop = setTimeout(() => ws.terminate(), Math.min(grace, MAX_TIMER_MS));
-      drop.unref();
-      ws.once('close', () => clearTimeout(drop));
-    }
+    const session = this.#sessions.get(ws);
+    if (session) this.#directory.endOnClose(session);
+    // A client that reads nothing never takes the close frame either.
+    closeWithin(
+      ws,
+      1013,
+      'Client is not reading its messages',
+      this.#options.slowReaderCloseGraceMs,
+    );
     return false;
   }
 
   #send(ws: WebSocket, message: RTVIMessage, log: Logger): boolean {
     if (ws.readyState !== ws.OPEN) return false;
-    let bytes: Uint8Array;
-    try {
-      bytes = encodeMessage(message, true);
-    } catch (err) {
-      log.error({ err, type: message.type }, 'could not encode an outgoing message');
-      if (message.type !== 'server-response' || message.id === undefined) return false;
-      bytes = encodeRtviFrame(
-        errorResponse(message.id, `Could not encode the reply: ${(err as Error).message}`),
-      );
-    }
-    if (bytes.byteLength > this.#options.maxOutgoingBytes) {
-      const t = (message.data as { t?: unknown } | undefined)?.t;
-      log.warn(
-        { type: message.type, t, bytes: bytes.byteLength },
-        'outgoing message over the size limit',
-      );
-      if (message.type !== 'server-response' || message.id === undefined) return false;
-      const hint =
-        t === 'get_scenario_summary'
-          ? ' Call get_scenario_summary without include_db and compare db_hash instead.'
-          : '';
-      bytes = encodeRtviFrame(
-        errorResponse(
-          message.id,
-          `Reply to ${String(t)} is ${bytes.byteLength} bytes, over the ${this.#options.maxOutgoingBytes}-byte message limit.${hint}`,
-        ),
-      );
-    }
-    if (!this.#fits(ws, bytes.byteLength, log)) return false;
+    const bytes = encodeOutgoing(message, this.#options.maxOutgoingBytes, log);
+    if (!bytes || !this.#fits(ws, bytes.byteLength, log)) return false;
     ws.send(bytes, { binary: true });
     return true;
   }

@@ -7,6 +7,7 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { Logger } from './logger.js';
+import { closeWithin } from './socket-drain.js';
 
 /** Deadlines of a {@link ConnectionWatch}, in milliseconds. */
 export interface ConnectionDeadlines {
@@ -161,9 +162,6 @@ export class ConnectionWatch {
 
   #close(ws: WebSocket, w: Watched, code: number, reason: string): void {
     w.closing = true;
-    ws.close(code, reason);
-    const drop = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
-    drop.unref();
-    ws.once('close', () => clearTimeout(drop));
+    closeWithin(ws, code, reason, CLOSE_GRACE_MS);
   }
 }

@@ -4,8 +4,9 @@
  * kept as UTF-8 bytes: answering the same big result again costs one copy of those bytes, with
  * no serialization and no big string for the garbage collector.
  */
-import { encodeRtviFrame } from '@scenaro/sdk/protocol';
+import { encodeRtviFrame, errorResponse } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
+import type { Logger } from './logger.js';
 
 /** Smaller results are serialized every time (keeping their bytes would not pay). */
 const KEEP_FROM_BYTES = 16 * 1024;
@@ -70,4 +71,43 @@ function varint(value: number): number[] {
   }
   bytes.push(rest);
   return bytes;
+}
+
+/**
+ * The frame to send for `message`, within `maxBytes`: a reply that cannot be encoded or is too
+ * large becomes an `error-response` saying so; any other such message is dropped (undefined).
+ */
+export function encodeOutgoing(
+  message: RTVIMessage,
+  maxBytes: number,
+  log: Logger,
+): Uint8Array | undefined {
+  const isReply = message.type === 'server-response' && message.id !== undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = encodeMessage(message, true);
+  } catch (err) {
+    log.error({ err, type: message.type }, 'could not encode an outgoing message');
+    if (!isReply) return undefined;
+    return encodeRtviFrame(
+      errorResponse(message.id!, `Could not encode the reply: ${(err as Error).message}`),
+    );
+  }
+  if (bytes.byteLength <= maxBytes) return bytes;
+  const t = (message.data as { t?: unknown } | undefined)?.t;
+  log.warn(
+    { type: message.type, t, bytes: bytes.byteLength },
+    'outgoing message over the size limit',
+  );
+  if (!isReply) return undefined;
+  const hint =
+    t === 'get_scenario_summary'
+      ? ' Call get_scenario_summary without include_db and compare db_hash instead.'
+      : '';
+  return encodeRtviFrame(
+    errorResponse(
+      message.id!,
+      `Reply to ${String(t)} is ${bytes.byteLength} bytes, over the ${maxBytes}-byte message limit.${hint}`,
+    ),
+  );
 }

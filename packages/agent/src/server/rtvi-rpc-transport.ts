@@ -9,7 +9,7 @@
  *
  * LiveKit RPC semantics: no ack within the ack window -> 1501, no answer within the
  * response timeout -> 1502, unknown method -> 1400, payload over the limit -> 1402 / 1504,
- * session closed -> 1503.
+ * session closed or browser disconnected -> 1503.
  */
 import { randomUUID } from 'node:crypto';
 import { RpcError } from '@scenaro/sdk';
@@ -50,6 +50,8 @@ export interface RtviRpcHost {
   send(message: RTVIMessage): void;
   /** Aborted when the session ends. */
   readonly signal: AbortSignal;
+  /** False while no browser is connected (a session waiting for its client to come back). */
+  connected?(): boolean;
 }
 
 /** One session's RPC transport to its browser. */
@@ -67,7 +69,9 @@ export class RtviRpcServerTransport implements RpcTransport {
   constructor(host: RtviRpcHost, options: { ackTimeoutMs?: number } = {}) {
     this.#host = host;
     this.#ackTimeoutMs = options.ackTimeoutMs ?? RTVI_RPC_ACK_TIMEOUT_MS;
-    host.signal.addEventListener('abort', () => this.#closed(), { once: true });
+    // A session that already lost its browser has told everyone.
+    const onEnd = () => host.connected?.() !== false && this.disconnected();
+    host.signal.addEventListener('abort', onEnd, { once: true });
   }
 
   /** Number of calls waiting for an answer. */
@@ -90,7 +94,7 @@ export class RtviRpcServerTransport implements RpcTransport {
   }
 
   performRpc(params: PerformRpcParams): Promise<string> {
-    if (this.#host.signal.aborted)
+    if (this.#host.signal.aborted || this.#host.connected?.() === false)
       return Promise.reject(RpcError.builtIn('RECIPIENT_DISCONNECTED'));
     if (byteLength(params.payload) > this.maxPayloadBytes) {
       return Promise.reject(RpcError.builtIn('REQUEST_PAYLOAD_TOO_LARGE'));
@@ -213,7 +217,12 @@ export class RtviRpcServerTransport implements RpcTransport {
     return { payload: result };
   }
 
-  #closed(): void {
+  /**
+   * The browser went away (its connection closed, or the session ended): every call waiting for
+   * it fails with 1503, its method list is dropped (a browser that connects again announces its
+   * own), and the disconnect listeners are told.
+   */
+  disconnected(): void {
     this.#remoteMethods = new Set();
     for (const pending of [...this.#pending.values()])
       pending.reject(RpcError.builtIn('RECIPIENT_DISCONNECTED'));

@@ -1,8 +1,9 @@
 /**
- * One bot session: the state of one client connection. It reads RTVI messages,
+ * One bot session: the state of one client's conversation. It reads RTVI messages,
  * answers the handshake and `client-message` requests, forwards conversation
- * input to its {@link Conversation}, and writes through a `send` callback, so it
- * can be driven without a socket.
+ * input to its {@link Conversation}, and writes through the callbacks of the connection
+ * attached to it, so it can be driven without a socket and can move to another connection
+ * (a client coming back) with its state whole.
  */
 import { RpcError } from '@scenaro/sdk';
 import {
@@ -51,10 +52,13 @@ import { SerialQueue } from './serial-queue.js';
 import { DEFAULT_SESSION_LIMITS, limitErrors } from './session-limits.js';
 import type { SessionLimits } from './session-limits.js';
 import type { VoiceOptions } from '../voice/voice-options.js';
+import type { SessionConnection } from './session-connection.js';
 import { VoiceSession } from './voice-session.js';
 
-/** What a session is built from. */
-export interface BotSessionOptions extends SessionControlOptions {
+export type { SessionConnection } from './session-connection.js';
+
+/** What a session is built from: its settings and its first connection. */
+export interface BotSessionOptions extends SessionControlOptions, SessionConnection {
   id: string;
   registry: DomainRegistry;
   router: ClientMessageRouter;
@@ -63,26 +67,10 @@ export interface BotSessionOptions extends SessionControlOptions {
   log: Logger;
   /** Library identity sent in `bot-ready.about`. */
   about: { library: string; library_version: string };
-  /** Writes one outgoing message. Returns false if it could not be sent. */
-  send: (message: RTVIMessage) => boolean;
-  /** Asks the transport to end the connection (e.g. on `disconnect-bot`). */
-  close: (code: number, reason: string) => void;
   /** What the session may hold. @default {@link DEFAULT_SESSION_LIMITS} */
   limits?: SessionLimits;
-  /**
-   * Resolves once the connection can take more output, or returns undefined when it can now:
-   * queued requests wait for it, so a burst of requests never piles up replies.
-   */
-  whenWritable?: () => Promise<void> | undefined;
-  /** Stop (true) or resume (false) reading from the connection. */
-  pauseInput?: (paused: boolean) => void;
   /** The bot's voice (engines shared by the server's sessions). @default none: audio is ignored */
   voice?: VoiceOptions;
-  /**
-   * Writes one frame of the bot's audio (mono PCM16). May return a promise to wait on before the
-   * next frame (the connection's buffer is full). @default audio is not sent
-   */
-  sendAudio?: (pcm: Uint8Array, sampleRate: number) => void | Promise<void>;
 }
 
 /** Message types a session never answers, so two peers can never ping-pong errors. */
@@ -103,7 +91,9 @@ export class BotSession implements SessionControl, ConversationHost {
   readonly options: SessionControlOptions;
   readonly log: Logger;
   readonly #abort = new AbortController();
+  /** The options, with the connection callbacks going to whichever connection is attached. */
   readonly #opts: BotSessionOptions;
+  #connection: SessionConnection | undefined;
   readonly #conversation: Conversation;
   readonly #inflight = new Set<Promise<void>>();
   readonly #serial: SerialQueue;
@@ -121,7 +111,15 @@ export class BotSession implements SessionControl, ConversationHost {
   readonly voice: VoiceSession | undefined;
 
   constructor(options: BotSessionOptions) {
-    this.#opts = options;
+    const { send, close, whenWritable, pauseInput, readySession, sendAudio } = options;
+    this.#connection = { send, close, whenWritable, pauseInput, readySession, sendAudio };
+    this.#opts = {
+      ...options,
+      send: (message) => this.#deliver(message),
+      close: (code, reason) => this.#connection?.close(code, reason),
+      whenWritable: () => this.#connection?.whenWritable?.(),
+      pauseInput: (paused) => this.#connection?.pauseInput?.(paused),
+    };
     this.sessionId = options.id;
     this.registry = options.registry;
     this.dbSource = options.dbSource;
@@ -134,11 +132,12 @@ export class BotSession implements SessionControl, ConversationHost {
     this.rpc = new RtviRpcServerTransport({
       send: (message) => this.#opts.send(message),
       signal: this.#abort.signal,
+      connected: () => this.#connection !== undefined,
     });
     this.voice = options.voice
       ? new VoiceSession(options.voice, {
           emit: (type, data) => this.emit(type, data),
-          sendAudio: (pcm, rate) => options.sendAudio?.(pcm, rate),
+          sendAudio: (pcm, rate) => this.#connection?.sendAudio?.(pcm, rate),
           userSpeech: (text) => this.#userSpeech(text),
           interruptTurn: () => this.#conversation.interrupt?.(),
           rpc: this.rpc,
@@ -147,16 +146,55 @@ export class BotSession implements SessionControl, ConversationHost {
       : undefined;
     this.#conversation = options.conversation?.(this) ?? {};
     this.#limits = options.limits ?? DEFAULT_SESSION_LIMITS;
-    this.#serial = new SerialQueue(options.whenWritable ? { ready: options.whenWritable } : {});
+    this.#serial = new SerialQueue({ ready: this.#opts.whenWritable });
   }
 
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
 
-  /** True once `client-ready` was answered. */
+  /** True once `client-ready` was answered on the attached connection. */
   get ready(): boolean {
     return this.#ready;
+  }
+
+  /** Is a connection attached? */
+  get attached(): boolean {
+    return this.#connection !== undefined;
+  }
+
+  /**
+   * Continue on `connection` (a client that came back, or took the session over): the state,
+   * db, context and conversation are kept; the new client handshakes again. The session must
+   * be detached first.
+   */
+  attach(connection: SessionConnection): void {
+    if (this.#abort.signal.aborted) throw new Error('the session has ended');
+    if (this.#connection) throw new Error('the session already has a connection');
+    this.#connection = connection;
+    this.#ready = false;
+    if (this.#inputPaused) connection.pauseInput?.(true);
+  }
+
+  /**
+   * Let go of the connection: until another is attached, output is dropped (logged at debug),
+   * running work goes on, and browser RPCs fail with 1503 (calls waiting on the old connection
+   * included).
+   */
+  detach(): void {
+    if (!this.#connection) return;
+    this.#connection = undefined;
+    this.#ready = false;
+    this.rpc.disconnected();
+    // Nobody hears the rest of the reply.
+    this.voice?.speech?.interrupt();
+  }
+
+  #deliver(message: RTVIMessage): boolean {
+    const connection = this.#connection;
+    if (connection) return connection.send(message);
+    this.log.debug({ type: message.type }, 'no connection attached; message dropped');
+    return false;
   }
 
   /** Number of requests being handled. */
@@ -272,7 +310,8 @@ export class BotSession implements SessionControl, ConversationHost {
           (message.data as { version?: unknown } | undefined)?.version,
         );
         if (!check.ok) this.#opts.send(errorResponse(id, check.error));
-        this.#opts.send(botReady(id, check.version, this.#opts.about));
+        const session = this.#connection?.readySession?.();
+        this.#opts.send(botReady(id, check.version, this.#opts.about, session));
         this.#ready = true;
         this.log.info({ version: check.version }, 'client ready');
         return;

@@ -2,6 +2,7 @@
  * `scenaro serve`: start a bot server with the built-in domains registered.
  */
 import { Command, Option } from 'commander';
+import { TAU2_TELECOM_TODAY } from '@scenaro/domains/clock';
 import { addLlmOptions } from '../llm-flags.js';
 import { addVoiceOptions } from '../voice-flags.js';
 import { closeOnSignal } from '../close-on-signal.js';
@@ -38,7 +39,22 @@ export function serveCommand(): Command {
       'serve a non-loopback --host without a token (only behind something that authenticates)',
     )
     .option('--max-sessions <n>', 'most sessions at once')
-    .option('--single-client', 'accept one client at a time (Pipecat parity)')
+    .option(
+      '--single-client',
+      'one session for whoever connects, kept between connections; a new connection takes it ' +
+        "over (Pipecat parity, what NeMo's evaluation bridge expects)",
+    )
+    .option(
+      '--resume-grace-ms <ms>',
+      'without --single-client: how long a session waits for its client to reconnect with the ' +
+        'resume token of its bot-ready (?resume=TOKEN); 0 ends it with the connection',
+      '30000',
+    )
+    .option(
+      '--today [date]',
+      `telecom clock: today's local date, as NeMo's bot (default tau2's fixed ${TAU2_TELECOM_TODAY}), ` +
+        'or the given YYYY-MM-DD',
+    )
     .addOption(
       new Option(
         '--policy <policy>',

@@ -79,6 +79,8 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
     maxOutgoingBytes: 64 * 1024 * 1024,
     dbCache,
     logger: options.logger ?? silentLogger,
+    // The bridge keeps one connection per scenario: a session ends with it (and frees its db).
+    resumeGraceMs: 0,
   };
   /** A bot with its own registry of the run's domains and the given brain. */
   const listen = (model: (host: ConversationHost) => ChatModel) =>

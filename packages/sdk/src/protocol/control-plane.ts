@@ -91,6 +91,11 @@ export interface ApplyInitializationArgs {
 export interface ApplyInitializationResult {
   success: boolean;
   errors: string[];
+  /**
+   * What was skipped without failing the call: a `db_path` naming another db than the one
+   * already loaded. Present only when there is something to report.
+   */
+  warnings?: string[];
 }
 
 export interface ApplySyncDeltaArgs {
@@ -99,7 +104,10 @@ export interface ApplySyncDeltaArgs {
   /** Dotted-path keys (with `[id]` list selectors) to new values. Default `{}`. */
   delta?: Record<string, unknown>;
 }
-export type ApplySyncDeltaResult = ApplyInitializationResult;
+export interface ApplySyncDeltaResult {
+  success: boolean;
+  errors: string[];
+}
 
 /** Argument and result type of each control message. */
 export interface ControlMessageMap {

@@ -4,6 +4,7 @@
 import { RTVI_MESSAGE_LABEL, RTVI_PROTOCOL_VERSION } from './rtvi.js';
 import type {
   BotReadyData,
+  BotReadySession,
   ClientMessageData,
   ClientReadyData,
   ErrorData,
@@ -59,9 +60,15 @@ export function serverMessage<D>(data: D) {
   return envelope('server-message', data);
 }
 /** `bot-ready`: answers `client-ready`, echoing its id. */
-export function botReady(id: string, version: string, about?: RTVIAbout) {
+export function botReady(
+  id: string,
+  version: string,
+  about?: RTVIAbout,
+  session?: BotReadySession,
+) {
   const data: BotReadyData = { version };
   if (about !== undefined) data.about = about;
+  if (session !== undefined) data.session = session;
   return envelope('bot-ready', data, id);
 }
 /** Any server -> client event by type. */

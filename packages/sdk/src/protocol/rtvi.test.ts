@@ -179,6 +179,12 @@ describe('RTVI envelope', () => {
       id: 'c1',
       data: { version: '2.1.0', about: { library: 'scenaro' } },
     });
+    const session = { resume_token: 't0k3n', resume_grace_ms: 30_000, resumed: false };
+    expect(botReady('c2', '2.1.0', { library: 'scenaro' }, session).data).toEqual({
+      version: '2.1.0',
+      about: { library: 'scenaro' },
+      session,
+    });
     expect(rtviError('bad', false)).toEqual({
       label: 'rtvi-ai',
       type: 'error',

@@ -116,6 +116,18 @@ export type ClientToServerMessage = MessageOf<ClientToServerMessageMap>;
 export interface BotReadyData {
   version: string;
   about?: RTVIAbout;
+  /** The connection's session, when the bot lets a client come back to it (Scenaro's bot). */
+  session?: BotReadySession;
+}
+/**
+ * How a client gets its session back after a disconnect: reconnect within `resume_grace_ms`
+ * with `?resume=<resume_token>` on the WebSocket URL. Each `bot-ready` carries a new token.
+ */
+export interface BotReadySession {
+  resume_token: string;
+  resume_grace_ms: number;
+  /** This connection continues an earlier connection's session. */
+  resumed: boolean;
 }
 export interface ServerResponseData<D = unknown> {
   t: string;

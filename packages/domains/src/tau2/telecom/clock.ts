@@ -71,3 +71,20 @@ export function fixedClock(today: string = TAU2_TELECOM_TODAY): TelecomClock {
   parseIsoDate(today);
   return { today };
 }
+
+/** `date.today()`: the local calendar date of `now`. */
+export function localIsoDate(now: Date = new Date()): string {
+  return isoDate({ year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() });
+}
+
+/**
+ * The real calendar: `today` is the local date at the moment it is read, as NeMo's bot stamps
+ * telecom bills with Python's `date.today()`.
+ */
+export function systemClock(): TelecomClock {
+  return {
+    get today(): string {
+      return localIsoDate();
+    },
+  };
+}

@@ -11,6 +11,7 @@ import { tau2ScenarioLoader } from '../common/scenario-loader.js';
 import { readDataText } from '../common/task-loader.js';
 import { createTelecomAgentTools } from './agent-tools.js';
 import { fixedClock, TAU2_TELECOM_TODAY } from './clock.js';
+import type { TelecomClock } from './clock.js';
 import {
   createTelecomAgentInitializationFunctions,
   telecomUserInitializationFunctions,
@@ -31,6 +32,8 @@ export interface Tau2TelecomOptions {
    * Defaults to tau2's fixed clock, {@link TAU2_TELECOM_TODAY}.
    */
   today?: string;
+  /** The clock to run on instead (e.g. `systemClock()` for the real date); wins over `today`. */
+  clock?: TelecomClock;
 }
 
 /**
@@ -39,7 +42,7 @@ export interface Tau2TelecomOptions {
  * applier, all under `tau2_telecom`.
  */
 export function createTau2TelecomModule(options: Tau2TelecomOptions = {}): DomainModule {
-  const clock = fixedClock(options.today ?? TAU2_TELECOM_TODAY);
+  const clock = options.clock ?? fixedClock(options.today ?? TAU2_TELECOM_TODAY);
   return {
     name: TAU2_TELECOM,
     tools: [...createTelecomAgentTools(clock), ...telecomUserTools],
