@@ -1,0 +1,16 @@
+/**
+ * NeMo's evaluation suites besides tau2: eva_airline, and the tools and scenario loading they
+ * share.
+ *
+ * @module
+ */
+export {
+  EVA_AIRLINE,
+  evaAirline,
+  evaAirlineModule,
+  evaAirlineTools,
+} from './eva-airline/domain.js';
+export { nemoEndConversationTool } from './common/end-conversation.js';
+export { nemoDeliveredResult } from './common/nemo-tool.js';
+export { nemoScenario, nemoSuiteLoader } from './common/scenario-loader.js';
+export type { NemoReplayAction, NemoScenarioEntry } from './common/suite-data.js';
