@@ -110,6 +110,12 @@ export interface ToolDefinition<Args extends JsonObject = JsonObject> {
    */
   describe?(options: JsonObject): ToolDescription;
   /**
+   * Set up shared state when `update_system_prompt` binds the tool (after the scenario state was
+   * cleared, before `apply_initialization`), in the order of its tools JSON; see
+   * `applyBindHooks`. NeMo's tools seed shared state when they are built.
+   */
+  onBind?(shared: JsonObject, options: JsonObject): void;
+  /**
    * Run the tool. Throw a {@link ToolError} (or any error) for a refused call: the
    * model then sees `{"error": message}` and no action is recorded.
    */

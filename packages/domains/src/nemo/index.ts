@@ -1,6 +1,6 @@
 /**
- * NeMo's evaluation suites besides tau2: eva_airline, and the tools and scenario loading they
- * share.
+ * NeMo's evaluation suites besides tau2: eva_airline, restaurant, fastbite, customer_service,
+ * qa and simple_qa, and the tools and scenario loading they share.
  *
  * @module
  */
@@ -10,6 +10,16 @@ export {
   evaAirlineModule,
   evaAirlineTools,
 } from './eva-airline/domain.js';
+export {
+  nemoCustomerService,
+  nemoDefaultModule,
+  nemoDefaultSuites,
+  nemoDefaultTools,
+  nemoFastbite,
+  nemoQa,
+  nemoRestaurant,
+  nemoSimpleQa,
+} from './default-suites.js';
 export { nemoEndConversationTool } from './common/end-conversation.js';
 export { nemoDeliveredResult } from './common/nemo-tool.js';
 export { nemoScenario, nemoSuiteLoader } from './common/scenario-loader.js';

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  applyBindHooks,
   applyInitialization,
   createScenarioState,
   DbCache,
@@ -94,6 +95,7 @@ export async function agentSession(
     if (!found) throw new Error(`tool ${name} is not registered`);
     state.tools.set(found.tool.name, { tool: found.tool, domain: found.domain, options });
   }
+  applyBindHooks(state.shared, state.tools.values());
   const init = await applyInitialization(
     state,
     {

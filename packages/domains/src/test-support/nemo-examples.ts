@@ -41,8 +41,10 @@ export function describeToolExamples(suite: string, domains: () => readonly Eval
           tool.name,
         );
         expect(found?.tool.name).toBe(tool.name);
-        expect(found?.tool.description).toBe(tool.description);
-        expect(plain(found?.tool.parameters)).toEqual(tool.parameters);
+        const kwargs = scenario?.agent.tools[tool.name] ?? {};
+        const shown = found?.tool.describe?.(kwargs) ?? found?.tool;
+        expect(shown?.description).toBe(tool.description);
+        expect(plain(shown?.parameters)).toEqual(tool.parameters);
       });
       tool.examples.forEach((example, i) => {
         it(`${tool.name} #${i + 1}: ${example.note}`, async () => {

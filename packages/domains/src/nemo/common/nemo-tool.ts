@@ -40,12 +40,26 @@ export function nemoDeliveredResult(result: unknown): unknown {
   };
 }
 
-/** A NeMo tool: it takes the model's arguments as they come and delivers results NeMo's way. */
+/**
+ * A NeMo tool: it takes the model's arguments as they come and delivers results NeMo's way. A
+ * non-empty `description` constructor kwarg replaces the description the model sees, as NeMo's
+ * tools allow.
+ */
 export function nemoTool<Args extends JsonObject = JsonObject>(
   tool: Omit<ToolDefinition<Args>, 'ownsArguments' | 'modelResult'>,
 ): ToolDefinition {
+  const describe =
+    tool.describe ??
+    ((options: JsonObject) => ({
+      description:
+        typeof options['description'] === 'string' && options['description'] !== ''
+          ? options['description']
+          : tool.description,
+      parameters: tool.parameters,
+    }));
   return {
     ...tool,
+    describe,
     ownsArguments: true,
     modelResult: nemoDeliveredResult,
   } as unknown as ToolDefinition;
