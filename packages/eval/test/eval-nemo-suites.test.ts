@@ -1,4 +1,6 @@
 // NeMo's suites besides tau2, run end to end through real bots with the scripted policies.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAITestServer } from '@scenaro/agent/testing';
 import type { OpenAITestServer } from '@scenaro/agent/testing';
@@ -82,6 +84,10 @@ describe.skipIf(!hasSharedData)('scenaro eval on the NeMo suites (scripted polic
         expect(result.metrics).toHaveLength(count);
         expect(failures(result.metrics)).toEqual([]);
         for (const m of result.metrics) expect(m['judge_passed']).toBe(true);
+        // One row per suite in the report's domain table (simple_qa's names have no `__`).
+        expect(Object.keys(result.aggregate.per_domain)).toEqual([domain]);
+        const report = readFileSync(join(result.runDir, 'report.html'), 'utf8');
+        expect(report).toContain(`<tr><td>${domain}</td>`);
         const asked = judge.requests.slice(before);
         expect(asked).toHaveLength(count);
         const user = String(asked[0]?.messages[1]?.['content']);
