@@ -22,30 +22,17 @@ import type { JsonObject, ScenarioState, ToolCallOutcome } from '@scenaro/agent'
 import { registerEvalDomains } from '../register.js';
 import type { EvalDomain, Scenario } from '../scenario.js';
 
-function findRepoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = path.join(dir, 'package.json');
-    if (
-      existsSync(manifest) &&
-      'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object)
-    ) {
-      return dir;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('repository root (package.json with workspaces) not found');
-    dir = parent;
-  }
-}
-
-/** The shared data root the NeMo suites are read from. */
-export const nemoDataRoot = path.resolve(findRepoRoot(), '../shared/eval-data');
+/** The shared data root beside the repository (`../shared/eval-data`) the suites are read from. */
+export const nemoDataRoot = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../../shared/eval-data',
+);
 
 /** Whether `suite` is present in the shared data root; warns once with the reason when not. */
 export function hasSuiteData(suite: string): boolean {
   const file = path.join(nemoDataRoot, suite, 'scenarios.json');
   if (existsSync(file)) return true;
-  console.warn(`NeMo ${suite} tests skipped: ${file} not found (shared data root absent)`);
+  console.warn(`\n!!! NeMo ${suite} tests SKIPPED: ${file} not found (no shared data root) !!!\n`);
   return false;
 }
 
