@@ -19,11 +19,20 @@ export function evalCommand(): Command {
       'Run scenarios through an agent bot and a user-simulator bot, score them, and write result files and report.html.\n' +
         'Without --agent-url/--user-url both bots start locally with the scripted policies (the offline default).',
     )
-    .option('--domain <name>', 'domain to run, repeatable (default: commerce)', collect)
+    .option(
+      '--domain <name>',
+      'domain to run, repeatable (default: commerce); tau2_airline, tau2_retail, tau2_telecom, ' +
+        'tau2_telecom_workflow, eva_airline, restaurant, fastbite, customer_service, qa and ' +
+        'simple_qa read --data-root',
+      collect,
+    )
     .option('--scenarios <names>', 'only these scenarios (comma-separated, repeatable)', collect)
     .option('--list', 'list the scenario names and exit')
     .option('--output-dir <dir>', 'where run folders go', './eval-results')
-    .option('--data-root <dir>', 'tau2 data root (default: $EVAL_DATA_ROOT or ./data)')
+    .option(
+      '--data-root <dir>',
+      'data root of the tau2 and NeMo suites (default: $EVAL_DATA_ROOT or ./data)',
+    )
     .option('--duration <seconds>', "override every scenario's time limit")
     .option('--max-turns <n>', 'turn limit per side (default 30)')
     .option('--concurrency <n>', 'scenarios at once', '4')
