@@ -6,17 +6,17 @@ import {
   INPUT_CHUNK_MS,
   INPUT_SAMPLE_RATE,
   PcmChunker,
-  createConversationEngine,
   createFliteTextToSpeech,
   createPocketsphinxSpeechToText,
   msToSamples,
   resamplePcm16,
   silencePcm16,
-  streamScriptedReply,
   synthesizeAll,
 } from '../src/index.js';
-import type { ChatModel, ContextMessage, TextToSpeech } from '../src/index.js';
+import type { TextToSpeech } from '../src/index.js';
 import type { RtviClient } from '../src/testing/index.js';
+
+export { echoConversation, echoModel, echoReply } from '../src/testing/index.js';
 
 /** Why the PocketSphinx tests cannot run here (undefined when they can). */
 export async function pocketsphinxMissing(what: string): Promise<Error | undefined> {
@@ -31,39 +31,6 @@ export async function pocketsphinxMissing(what: string): Promise<Error | undefin
   }
   return missing;
 }
-
-/** The reply of the echo policy to `heard`. */
-export function echoReply(heard: string): string {
-  return `You said ${heard}. What else can I do for you?`;
-}
-
-function lastUser(messages: ContextMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role === 'user' && typeof m.content === 'string') return m.content;
-  }
-  return '';
-}
-
-/** A policy that repeats what it heard, a few words per delta (as an LLM streams). */
-export function echoModel(): ChatModel {
-  return {
-    processor: 'EchoPolicy',
-    model: 'scripted:echo',
-    scripted: true,
-    stream: (request) =>
-      streamScriptedReply(
-        request,
-        { text: echoReply(lastUser(request.messages)) },
-        {
-          wordsPerDelta: 2,
-        },
-      ),
-  };
-}
-
-/** The conversation of the voice tests. */
-export const echoConversation = createConversationEngine({ model: () => echoModel() });
 
 /** Flite's speech of `text` at the input rate (16 kHz mono). */
 export async function speak(tts: TextToSpeech, text: string): Promise<Uint8Array> {

@@ -20,29 +20,9 @@ import {
   synthesizeAll,
 } from '@scenaro/agent';
 import type { Transcript } from '@scenaro/agent';
+import { SPOKEN_USER_TURNS } from '@scenaro/agent/testing';
 
-const TURNS = [
-  'Hi, I would like to cancel my reservation.',
-  'I am calling about my trip to Chicago.',
-  'I booked the flight last week for a family trip.',
-  'Can you change my flight to next Friday?',
-  'I want to fly from New York to Los Angeles.',
-  'Please use the credit card on my account.',
-  'I would like a window seat if possible.',
-  'How much would it cost to upgrade to business class?',
-  'No, I do not want travel insurance.',
-  'I need to add one more checked bag.',
-  'The reservation number is on my email.',
-  'Yes, that is correct.',
-  'Could you tell me the status of my flight?',
-  'My flight was delayed by three hours.',
-  'I would like to get a refund please.',
-  'Thank you, that is all I need today.',
-  'Can I book a flight for my daughter too?',
-  'She is twelve years old.',
-  'Please send the confirmation to my phone.',
-  'I want the cheapest economy option.',
-];
+const TURNS = SPOKEN_USER_TURNS;
 
 const stt = createPocketsphinxSpeechToText();
 const missing = await stt.check().then(
