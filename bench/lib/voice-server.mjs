@@ -13,6 +13,7 @@ export async function startVoiceServer(config) {
     { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const server = { child, stopMs: config.stopMs, onTiming: () => {}, crashed: undefined };
+  child.on('error', (err) => console.error(`voice server: ${err.message}`));
   let pendingReply;
   let ready;
   child.on('message', (m) => {
@@ -41,14 +42,14 @@ export async function startVoiceServer(config) {
   /** Send `message` and resolve with the reply (undefined if the server is gone). */
   server.ask = (message) =>
     new Promise((resolve) => {
-      if (server.crashed) return resolve(undefined);
+      if (server.crashed || !child.connected) return resolve(undefined);
       pendingReply = resolve;
       child.send(message);
     });
   server.stop = async () => {
     server.stopping = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
-    child.send('stop');
+    if (child.connected) child.send('stop');
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
