@@ -3,7 +3,7 @@
 // said <what it heard>. What else can I do for you?", streamed two words per delta).
 //
 //   npm run build && node bench/voice.bench.mjs [--part all|latency|concurrency]
-//       [--step-s 20] [--sessions 1,2,4] [--stt-args "-vad_threshold 3.0"]
+//       [--step-s 18] [--sessions 1,2,4] [--stt-args="-vad_threshold 3.0"]
 //
 // Every server runs in a child process (bench/lib/voice-server-child.mjs: startBotServer with
 // voice, real-time output pacing, 40 ms frames sent up to 80 ms ahead); the callers run here
@@ -11,7 +11,7 @@
 // mono PCM in 16 ms AudioRawFrames paced in real time (chunk k leaves at t0 + (k+1) x 16 ms),
 // silence included: a silent lead, then the 20 tau2-style user turns of SPOKEN_USER_TURNS
 // (spoken by Flite `slt`), each followed by silence until the reply has played out
-// (bot-stopped-speaking) plus 400 ms. Times are arrival times in this process.
+// (bot-stopped-speaking) plus 300 ms. Times are arrival times in this process.
 //
 // 1. Latency, end of user speech -> first bot audio frame, per answered turn, in stages:
 //      VAD end of utterance  speech end -> user-stopped-speaking arrives
@@ -33,8 +33,8 @@
 //    the % of one core a session keeps busy.
 // 4. Concurrency: N = 1, 2, 4, 6, 8, 10, 12 callers at once on one server process (fresh
 //    sessions per step, leads of 2-3.5 s, each caller starting at a different turn) for
-//    `--step-s` seconds, stopping at the first N that fails (with --sessions, every N listed
-//    runs). A caller plays each reply into a playout buffer: a frame plays at max(arrival, end
+//    `--step-s` seconds (default 18), stopping at the first N that fails (with --sessions, every N
+//    listed runs). A caller plays each reply into a playout buffer: a frame plays at max(arrival, end
 //    of the previous frame); a frame of a reply but its first arriving more than 20 ms after
 //    the buffer ran dry is an underrun (late audio). A final transcript more than 1 s after
 //    user-stopped-speaking (or none by then) is late. N holds with no underrun, no late
@@ -62,7 +62,7 @@ watchdog('voice bench', 480);
 const { values: args } = parseArgs({
   options: {
     part: { type: 'string', default: 'all' },
-    'step-s': { type: 'string', default: '20' },
+    'step-s': { type: 'string', default: '18' },
     sessions: { type: 'string' },
     'stt-args': { type: 'string', default: '' },
   },

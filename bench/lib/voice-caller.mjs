@@ -73,7 +73,7 @@ export class VoiceCaller {
     this.#options = {
       firstTurn: 0,
       leadMs: 1000,
-      gapMs: 400,
+      gapMs: 300,
       maxTurns: Infinity,
       replyTimeoutMs: 12_000,
       ...options,
