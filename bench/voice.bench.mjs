@@ -33,15 +33,16 @@
 //    the % of one core a session keeps busy.
 // 4. Concurrency: N = 1, 2, 4, 6, 8, 10, 12 callers at once on one server process (fresh
 //    sessions per step, leads of 2-3.5 s, each caller starting at a different turn) for
-//    `--step-s` seconds (default 18), stopping at the first N that fails (with --sessions, every N
-//    listed runs). A caller plays each reply into a playout buffer: a frame plays at max(arrival, end
-//    of the previous frame); a frame of a reply but its first arriving more than 20 ms after
-//    the buffer ran dry is an underrun (late audio). A final transcript more than 1 s after
-//    user-stopped-speaking (or none by then) is late. N holds with no underrun, no late
-//    transcript and no crash. Target: >= 8 sessions on this 2-core machine. Per N: underruns,
-//    p95 and max frame lateness, late transcripts, server CPU over the step after the first
-//    2 s (% of one core, recognizers included), the server's event-loop delay p99, the callers'
-//    send lag p99 (this process), the load average.
+//    `--step-s` seconds (default 18) per step, stopping at the first N that fails (with
+//    --sessions, every N listed runs). A caller plays each reply into a playout buffer: a frame
+//    plays at max(arrival, end of the previous frame); a frame of a reply but its first
+//    arriving more than 20 ms after the buffer ran dry is an underrun (late audio). A final
+//    transcript more than 1 s after user-stopped-speaking (or none by then) is late. N holds
+//    with no underrun, no late transcript and no crash. Target: >= 8 sessions on this 2-core
+//    machine. Per N: underruns (those at the start of a reply's second or later sentence
+//    apart), p95 and max frame lateness, late transcripts (sessions' first turns apart),
+//    server CPU over the step after its first 2 s (% of one core, recognizers included), the
+//    server's event-loop delay p99, the callers' send lag p99 (this process), the load average.
 // Loopback only, bounded (watchdog 480 s), exits by itself.
 import * as os from 'node:os';
 import { parseArgs } from 'node:util';
