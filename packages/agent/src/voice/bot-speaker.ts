@@ -58,6 +58,16 @@ export interface BotSpeakerOptions {
 /** How long after its audio has played the bot stops speaking (Pipecat's `BOT_VAD_STOP_SECS`). */
 export const STOPPED_SPEAKING_AFTER_MS = 350;
 
+/** The next sentence, synthesized while the one before it plays. */
+interface Synthesis {
+  sentence: string;
+  started: number;
+  /** When its first audio came. */
+  firstAt?: number;
+  chunks: Uint8Array[];
+  done: Promise<void>;
+}
+
 /** Marks the end of a reply in the queue. */
 const END_OF_REPLY = Symbol('end of reply');
 type QueueItem = string | typeof END_OF_REPLY;
@@ -84,6 +94,7 @@ export class BotSpeaker {
   #spokenInReply = 0;
   #marks: SpeechMarks = {};
   #idleWaiters: (() => void)[] = [];
+  #ahead: Synthesis | undefined;
 
   constructor(options: BotSpeakerOptions) {
     this.#tts = options.tts;
@@ -157,6 +168,7 @@ export class BotSpeaker {
     this.#controller.abort(Object.assign(new Error('speech interrupted'), { name: 'AbortError' }));
     this.#controller = new AbortController();
     this.#queue = [];
+    this.#ahead = undefined;
     this.#splitter.reset();
     this.#running = undefined;
     this.#finish();
@@ -172,7 +184,10 @@ export class BotSpeaker {
   #enqueue(items: QueueItem[]): void {
     if (items.length === 0) return;
     this.#queue.push(...items);
-    if (this.#running) return;
+    if (this.#running) {
+      this.#synthesizeNext(this.#controller.signal);
+      return;
+    }
     const run = this.#drain(this.#controller.signal).finally(() => {
       if (this.#running === run) this.#running = undefined;
       this.#settleIdle();
@@ -204,17 +219,21 @@ export class BotSpeaker {
       this.#marks = { ttsStart: performance.now() };
       this.#sink.emit('bot-tts-started');
     }
-    const started = performance.now();
+    const ahead = this.#ahead?.sentence === sentence ? this.#ahead : undefined;
+    this.#ahead = undefined;
+    if (ahead) await ahead.done;
+    const started = ahead?.started ?? performance.now();
     let first = true;
-    for await (const chunk of this.#tts.synthesize(sentence, { signal })) {
+    for await (const chunk of ahead?.chunks ?? this.#tts.synthesize(sentence, { signal })) {
       if (first) {
         first = false;
-        this.#marks.ttsFirstAudio ??= performance.now();
+        const firstAt = ahead?.firstAt ?? performance.now();
+        this.#marks.ttsFirstAudio ??= firstAt;
         this.#sink.emit('metrics', {
-          ttfb: [
-            { processor: `${this.#tts.name}-tts`, value: (performance.now() - started) / 1000 },
-          ],
+          ttfb: [{ processor: `${this.#tts.name}-tts`, value: (firstAt - started) / 1000 }],
         });
+        // The next sentence is synthesized while this one plays.
+        this.#synthesizeNext(signal);
       }
       for (const frame of chunker.push(chunk)) await this.#send(frame, signal);
     }
@@ -256,6 +275,27 @@ export class BotSpeaker {
       await this.#clock.advance(0, signal);
     }
     this.#finish();
+  }
+
+  /** Start synthesizing the sentence waiting next in the queue, if there is one. */
+  #synthesizeNext(signal: AbortSignal): void {
+    const next = this.#queue[0];
+    if (typeof next !== 'string' || this.#ahead || signal.aborted) return;
+    const ahead: Synthesis = {
+      sentence: next,
+      started: performance.now(),
+      chunks: [],
+      done: Promise.resolve(),
+    };
+    ahead.done = (async () => {
+      for await (const chunk of this.#tts.synthesize(next, { signal })) {
+        ahead.firstAt ??= performance.now();
+        ahead.chunks.push(chunk);
+      }
+    })();
+    // A failure surfaces when the sentence's turn comes.
+    ahead.done.catch(() => undefined);
+    this.#ahead = ahead;
   }
 
   async #send(frame: Uint8Array, signal: AbortSignal): Promise<void> {
