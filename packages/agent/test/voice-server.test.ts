@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { OUTPUT_SAMPLE_RATE, createPocketsphinxSpeechToText, wordErrors } from '../src/index.js';
 import type { BotServer, TextToSpeech } from '../src/index.js';
-import { RtviClient } from '../src/testing/index.js';
+import { RtviClient, metricValue, scrapeMetrics } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
 import {
   echoConversation,
@@ -123,6 +123,22 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
       );
       expect(processors('stt_usage')).toContain('pocketsphinx-stt');
       expect(processors('characters')).toContain('flite-tts');
+
+      // The same stages in the server's Prometheus metrics, with the audio both ways.
+      const { text } = await scrapeMetrics(server.metricsUrl);
+      const count = (stage: string, processor: string) =>
+        metricValue(text, `scenaro_${stage}_ttfb_seconds_count`, { processor }) ?? 0;
+      expect(count('stt', 'pocketsphinx-stt')).toBeGreaterThanOrEqual(1);
+      expect(count('tts', 'flite-tts')).toBeGreaterThanOrEqual(1);
+      expect(count('llm', 'EchoPolicy')).toBeGreaterThanOrEqual(1);
+      expect(metricValue(text, 'scenaro_audio_received_seconds_total')).toBeGreaterThan(2);
+      expect(metricValue(text, 'scenaro_audio_sent_seconds_total')).toBeCloseTo(
+        (client.audio.length * 40) / 1000,
+        1,
+      );
+      expect(metricValue(text, 'scenaro_frames_sent_total', { kind: 'audio' })).toBe(
+        client.audio.length,
+      );
     } finally {
       await client.close();
     }

@@ -9,7 +9,8 @@
  *   audio and every RTVI message and callback with its arrival time;
  * - {@link startOpenAITestServer}: a scripted local OpenAI-compatible chat-completions server;
  * - {@link startOpenAIAudioTestServer}: a local OpenAI-compatible speech and transcription server;
- * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes.
+ * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes;
+ * - {@link scrapeMetrics}, {@link metricValue}: a server's Prometheus metrics.
  *
  * Node only.
  */
@@ -20,3 +21,4 @@ export * from './openai-test-server/types.js';
 export { OpenAITestServer, startOpenAITestServer } from './openai-test-server/server.js';
 export * from './pipecat-node.js';
 export * from './poll.js';
+export * from './prometheus.js';

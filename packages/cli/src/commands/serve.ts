@@ -40,6 +40,15 @@ export function serveCommand(): Command {
     )
     .option('--max-sessions <n>', 'most sessions at once')
     .option(
+      '--metrics-port <port>',
+      'serve GET /metrics (and /healthz, /readyz) on this port instead of --port',
+    )
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGTERM/SIGINT: how long in-flight turns may take to finish before connections close',
+      '5000',
+    )
+    .option(
       '--single-client',
       'one session for whoever connects, kept between connections; a new connection takes it ' +
         "over (Pipecat parity, what NeMo's evaluation bridge expects)",
