@@ -5,6 +5,12 @@
  * Audio runs on the fast clock (sent as fast as it is synthesized).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { OUTPUT_SAMPLE_RATE, createPocketsphinxSpeechToText, wordErrors } from '../src/index.js';
 import type { BotServer, TextToSpeech } from '../src/index.js';
@@ -21,6 +27,8 @@ import {
 } from './voice-fixtures.js';
 
 const missing = await pocketsphinxMissing('the voice server tests');
+const spans = new InMemorySpanExporter();
+const tracing = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
 const runs = missing === undefined || process.env['CI'] === 'true';
 
 function types(messages: RTVIMessage[]): string[] {
@@ -40,6 +48,7 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
 
   beforeAll(async () => {
     if (missing) throw missing; // under CI the engine must be installed
+    trace.setGlobalTracerProvider(tracing);
     tts = testTts();
     server = await listenTestServer({
       conversation: echoConversation,
@@ -54,6 +63,7 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
   afterAll(async () => {
     await server?.close();
     await tts?.close();
+    trace.disable();
   });
 
   it('hears an utterance, answers in speech, and emits the voice events in order', async () => {
@@ -139,6 +149,18 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
       expect(metricValue(text, 'scenaro_frames_sent_total', { kind: 'audio' })).toBe(
         client.audio.length,
       );
+
+      // The turn's spans: speech to text, the model call and text to speech, under one turn.
+      await expect
+        .poll(() => spans.getFinishedSpans().filter((x) => x.name === 'scenaro.tts').length)
+        .toBe(1);
+      const turn = spans.getFinishedSpans().find((x) => x.name === 'scenaro.turn');
+      expect(turn?.attributes['scenaro.turn.trigger']).toBe('speech');
+      const children = spans
+        .getFinishedSpans()
+        .filter((x) => x.parentSpanContext?.spanId === turn?.spanContext().spanId)
+        .map((x) => x.name);
+      expect(children.sort()).toEqual(['scenaro.llm', 'scenaro.stt', 'scenaro.tts']);
     } finally {
       await client.close();
     }

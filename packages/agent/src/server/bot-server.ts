@@ -25,6 +25,7 @@ import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { ServerMetrics } from './metrics.js';
 import { encodeOutgoing } from './reply-encoder.js';
+import { TurnTracer } from './turn-tracing.js';
 import { BotSession } from './session.js';
 import { prepareVoice } from './voice-session.js';
 import type { SessionConnection } from './session-connection.js';
@@ -49,6 +50,7 @@ export class BotServer {
   readonly log: Logger;
   /** Prometheus metrics (`GET /metrics`). */
   readonly metrics: ServerMetrics;
+  readonly #tracer = new TurnTracer();
   readonly #options: Required<
     Pick<
       BotServerOptions,
@@ -255,20 +257,17 @@ export class BotServer {
   }
 
   #onHttp(req: IncomingMessage, res: ServerResponse, metrics: boolean, connect = true): void {
+    const wsUrl = () => {
+      const host = this.#options.publicHost ?? this.address.address;
+      return `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}`;
+    };
     answerHttp(req, res, {
       closing: this.#closing,
       sessions: this.#sessions.size,
       token: this.#options.token,
       log: this.log,
       ...(metrics ? { metrics: this.metrics } : {}),
-      ...(connect
-        ? {
-            wsUrl: () => {
-              const host = this.#options.publicHost ?? this.address.address;
-              return `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}`;
-            },
-          }
-        : {}),
+      ...(connect ? { wsUrl } : {}),
     });
   }
 
@@ -399,6 +398,7 @@ export class BotServer {
         session,
         reply: (message) => this.#send(ws, message, log),
         metrics: this.metrics,
+        received: (message) => this.#tracer.received(session, message),
         requestLabel: (t) => (this.router.get(t) ? t : 'unknown'),
       });
     });
@@ -432,6 +432,7 @@ export class BotServer {
 
   #end(session: BotSession): void {
     this.#directory.forget(session);
+    this.#tracer.forget(session);
     session.dispose();
   }
 
@@ -484,7 +485,9 @@ export class BotServer {
     const bytes = encodeOutgoing(message, this.#options.maxOutgoingBytes, log);
     if (!bytes || !this.#fits(ws, bytes.byteLength, log)) return false;
     ws.send(bytes, { binary: true });
-    this.metrics.messageSent(this.#sessions.get(ws), message);
+    const session = this.#sessions.get(ws);
+    this.metrics.messageSent(session, message);
+    this.#tracer.sent(session, message);
     return true;
   }
 }

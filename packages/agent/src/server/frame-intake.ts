@@ -16,6 +16,8 @@ export interface FrameIntake {
   /** Answer the client directly (an RTVI `error`). */
   reply: (message: RTVIMessage) => void;
   metrics: ServerMetrics;
+  /** Sees every RTVI message before its session does (turn tracing). */
+  received: (message: RTVIMessage) => void;
   /** The metrics label of a `client-message` type (`unknown` for types nobody handles). */
   requestLabel: (t: string) => string;
 }
@@ -38,6 +40,7 @@ export function takeFrame(data: RawData, isBinary: boolean, intake: FrameIntake)
   if (decoded.ok) {
     metrics.frameReceived('message');
     timeRequest(decoded.message, intake);
+    intake.received(decoded.message);
     session.handle(decoded.message);
     return;
   }

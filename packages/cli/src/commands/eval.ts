@@ -69,13 +69,21 @@ export function evalCommand(): Command {
       }
       const given = (flag: keyof EvalFlags) => self.getOptionValueSource(flag) === 'cli';
       // Loaded when the command runs, so that `scenaro --help` loads no harness code.
-      const [{ runEvaluation }, { evaluationOptions }, { evaluationSummary }] = await Promise.all([
-        import('@scenaro/eval'),
-        import('../eval-flags.js'),
-        import('../eval-run.js'),
-      ]);
-      const result = await runEvaluation(evaluationOptions(flags, process.argv, given));
-      for (const line of evaluationSummary(result)) console.log(line);
+      const [{ runEvaluation }, { evaluationOptions }, { evaluationSummary }, { startTracing }] =
+        await Promise.all([
+          import('@scenaro/eval'),
+          import('../eval-flags.js'),
+          import('../eval-run.js'),
+          import('../tracing.js'),
+        ]);
+      // The local bots' turns are traced when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+      const stopTracing = await startTracing();
+      try {
+        const result = await runEvaluation(evaluationOptions(flags, process.argv, given));
+        for (const line of evaluationSummary(result)) console.log(line);
+      } finally {
+        await stopTracing?.();
+      }
     });
   command
     .command('merge')

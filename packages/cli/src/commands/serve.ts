@@ -75,7 +75,17 @@ export function serveCommand(): Command {
     command,
     'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, NIM, Ollama, llama.cpp)',
   ).action(async (options: ServeOptions) => {
-    const { serve } = await import('../start-server.js');
-    closeOnSignal(await serve(options));
+    const [{ serve }, { startTracing }] = await Promise.all([
+      import('../start-server.js'),
+      import('../tracing.js'),
+    ]);
+    const stopTracing = await startTracing();
+    const server = await serve(options);
+    closeOnSignal({
+      close: async () => {
+        await server.close();
+        await stopTracing?.();
+      },
+    });
   });
 }
