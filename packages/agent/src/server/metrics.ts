@@ -75,6 +75,8 @@ export class ServerMetrics {
 
   constructor(source: MetricsSource) {
     const registers = [this.registry];
+    const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+      new Counter<L>({ name, help, labelNames, registers });
     new Gauge({
       name: 'scenaro_sessions',
       help: 'Sessions, by state: connected, or waiting for their client to reconnect',
@@ -93,24 +95,21 @@ export class ServerMetrics {
         this.set(source.draining() ? 1 : 0);
       },
     });
-    this.#connections = new Counter({
-      name: 'scenaro_connections_total',
-      help: 'WebSocket connections accepted, by outcome: new session, or resumed session',
-      labelNames: ['outcome'] as const,
-      registers,
-    });
-    this.#refused = new Counter({
-      name: 'scenaro_connections_refused_total',
-      help: 'WebSocket upgrades refused, by reason',
-      labelNames: ['reason'] as const,
-      registers,
-    });
-    this.#requests = new Counter({
-      name: 'scenaro_control_requests_total',
-      help: 'Control-plane requests answered, by message type and outcome (ok, error)',
-      labelNames: ['type', 'outcome'] as const,
-      registers,
-    });
+    this.#connections = counter(
+      'scenaro_connections_total',
+      'WebSocket connections accepted, by outcome: new session, or resumed session',
+      ['outcome'],
+    );
+    this.#refused = counter(
+      'scenaro_connections_refused_total',
+      'WebSocket upgrades refused, by reason',
+      ['reason'],
+    );
+    this.#requests = counter(
+      'scenaro_control_requests_total',
+      'Control-plane requests answered, by message type and outcome (ok, error)',
+      ['type', 'outcome'],
+    );
     this.#requestSeconds = new Histogram({
       name: 'scenaro_control_request_duration_seconds',
       help: 'Time from a control-plane request to its reply, by message type',
@@ -118,28 +117,26 @@ export class ServerMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#framesIn = new Counter({
-      name: 'scenaro_frames_received_total',
-      help: 'Frames received, by kind (message, audio, other)',
-      labelNames: ['kind'] as const,
-      registers,
-    });
-    this.#framesOut = new Counter({
-      name: 'scenaro_frames_sent_total',
-      help: 'Frames sent, by kind (message, audio)',
-      labelNames: ['kind'] as const,
-      registers,
-    });
-    this.#audioIn = new Counter({
-      name: 'scenaro_audio_received_seconds_total',
-      help: "Seconds of the users' audio received",
-      registers,
-    });
-    this.#audioOut = new Counter({
-      name: 'scenaro_audio_sent_seconds_total',
-      help: "Seconds of the bots' speech sent",
-      registers,
-    });
+    this.#framesIn = counter(
+      'scenaro_frames_received_total',
+      'Frames received, by kind (message, audio, other)',
+      ['kind'],
+    );
+    this.#framesOut = counter(
+      'scenaro_frames_sent_total',
+      'Frames sent, by kind (message, audio)',
+      ['kind'],
+    );
+    this.#audioIn = counter(
+      'scenaro_audio_received_seconds_total',
+      "Seconds of the users' audio received",
+      [],
+    );
+    this.#audioOut = counter(
+      'scenaro_audio_sent_seconds_total',
+      "Seconds of the bots' speech sent",
+      [],
+    );
     const ttfb = (stage: string, what: string) =>
       new Histogram({
         name: `scenaro_${stage}_ttfb_seconds`,
@@ -153,18 +150,12 @@ export class ServerMetrics {
       llm: ttfb('llm', 'LLM (request to first streamed token)'),
       tts: ttfb('tts', 'Text to speech (sentence to first audio)'),
     };
-    this.#turns = new Counter({
-      name: 'scenaro_turns_total',
-      help: 'Bot turns ended, by outcome (completed, interrupted, failed)',
-      labelNames: ['outcome'] as const,
-      registers,
-    });
-    this.#errors = new Counter({
-      name: 'scenaro_errors_total',
-      help: 'Errors, by kind',
-      labelNames: ['kind'] as const,
-      registers,
-    });
+    this.#turns = counter(
+      'scenaro_turns_total',
+      'Bot turns ended, by outcome (completed, interrupted, failed)',
+      ['outcome'],
+    );
+    this.#errors = counter('scenaro_errors_total', 'Errors, by kind', ['kind']);
   }
 
   /** The Prometheus text exposition: this server's metrics, then the process's. */
