@@ -22,6 +22,7 @@ const BENCHES = [
   { name: 'fuzz-soak', file: 'fuzz-soak.bench.mjs', timeoutS: 320 },
   { name: 'cli-startup', file: 'cli-startup.bench.mjs', timeoutS: 240 },
   { name: 'voice', file: 'voice.bench.mjs', timeoutS: 540 },
+  { name: 'voice-capacity', file: 'voice-capacity.bench.mjs', timeoutS: 620 },
 ];
 
 for (const built of ['sdk', 'agent', 'domains', 'eval', 'cli']) {

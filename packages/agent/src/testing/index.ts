@@ -11,7 +11,8 @@
  * - {@link startOpenAIAudioTestServer}: a local OpenAI-compatible speech and transcription server;
  * - {@link echoModel} / {@link echoConversation}: a scripted policy that repeats what it heard;
  * - {@link SPOKEN_USER_TURNS}: tau2-style user turns to speak to a voice bot;
- * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes.
+ * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes;
+ * - {@link scrapeMetrics}, {@link metricValue}: a server's Prometheus metrics.
  *
  * Node only.
  */
@@ -24,3 +25,4 @@ export { OpenAITestServer, startOpenAITestServer } from './openai-test-server/se
 export * from './pipecat-node.js';
 export * from './poll.js';
 export * from './spoken-user-turns.js';
+export * from './prometheus.js';
