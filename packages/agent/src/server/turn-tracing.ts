@@ -22,14 +22,10 @@ interface OpenSpans {
   turn?: { span: Span; ctx: Context };
   stt?: Span;
   llm?: Span;
-  /** The model call ended at this time; its `metrics` event (model, tokens) may follow. */
-  llmEndedAt?: number;
+  /** The model call ended; its `metrics` event (model, tokens) follows in the same task. */
+  llmStopped?: boolean;
   tts?: Span;
   tools: Map<string, Span>;
-}
-
-function now(): number {
-  return performance.timeOrigin + performance.now();
 }
 
 function dataOf(message: RTVIMessage): Record<string, unknown> {
@@ -70,7 +66,12 @@ export class TurnTracer {
       }
       case 'bot-llm-stopped': {
         const open = this.#open.get(session);
-        if (open?.llm) open.llmEndedAt = now();
+        if (!open?.llm) return;
+        open.llmStopped = true;
+        // Without a metrics event (an interrupted call), the span ends anyway.
+        queueMicrotask(() => {
+          if (open.llmStopped) this.#finishLlm(open);
+        });
         return;
       }
       case 'metrics':
@@ -149,7 +150,7 @@ export class TurnTracer {
   /** The model call's `metrics` event: its model, ttfb and tokens, then the span ends. */
   #llmMetrics(session: TracedSession, data: Record<string, unknown>): void {
     const open = this.#open.get(session);
-    if (!open?.llm || open.llmEndedAt === undefined) return;
+    if (!open?.llm || !open.llmStopped) return;
     const ttfb = (data['ttfb'] as { model?: unknown; processor?: unknown; value?: unknown }[])?.[0];
     if (!ttfb || ttfb.model === undefined) return;
     open.llm.setAttributes({
@@ -168,9 +169,9 @@ export class TurnTracer {
 
   #finishLlm(open: OpenSpans): void {
     if (!open.llm) return;
-    open.llm.end(open.llmEndedAt);
+    open.llm.end();
     delete open.llm;
-    delete open.llmEndedAt;
+    delete open.llmStopped;
   }
 
   #turnComplete(session: TracedSession, data: Record<string, unknown>): void {
