@@ -34,6 +34,13 @@ async function serve(
   expect(server.child.exitCode, `serve exited early: ${server.stderr()}`).toBeNull();
   const match = /^listening on (ws:\/\/127\.0\.0\.1:\d+)\n$/.exec(server.stdout());
   expect(match, `stdout was ${JSON.stringify(server.stdout())}`).not.toBeNull();
+  // The voice summary is logged just before the listening line, but the log writes to stderr
+  // asynchronously: it may arrive after stdout's line.
+  await pollUntil(
+    () => logMessages(server.stderr()).some((m) => m.startsWith('voice: stt=')),
+    'the voice summary log line',
+    10_000,
+  );
   return { ...server, url: (match as RegExpExecArray)[1] as string };
 }
 
