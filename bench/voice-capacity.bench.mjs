@@ -110,6 +110,8 @@ for (const sessions of levels) {
   const child = fork(path.join(repoRoot, 'bench/lib/voice-capacity-child.mjs'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // A failed run (a timeout) must not leave the server running.
+  process.once('exit', () => child.kill());
   const next = () => new Promise((resolve) => child.once('message', resolve));
   const { url } = await next();
   child.send('report');
