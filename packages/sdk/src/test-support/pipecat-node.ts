@@ -13,6 +13,7 @@
 import { PipecatClient } from '@pipecat-ai/client-js';
 import type { PipecatClientOptions } from '@pipecat-ai/client-js';
 import { WebSocketTransport } from '@pipecat-ai/websocket-transport';
+import { vi } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 
 /** `ws`'s WebSocket with `binaryType = "blob"`, as browsers default to. */
@@ -39,6 +40,25 @@ export function installPipecatNodeShims(): () => void {
     else delete scope['window'];
     if (previousWebSocket === undefined) delete scope['WebSocket'];
     else scope['WebSocket'] = previousWebSocket;
+  };
+}
+
+/**
+ * Silence the WebSocket transport's own console lines (`websocket: …`, `signaling socket …`),
+ * which it writes directly; other console output passes. Returns a function restoring console.
+ */
+export function quietPipecatConsole(): () => void {
+  const restores: (() => void)[] = [];
+  for (const level of ['debug', 'log', 'warn', 'error'] as const) {
+    const original = console[level];
+    const spy = vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      const text = String(args[0]);
+      if (!text.startsWith('websocket:') && !text.startsWith('signaling socket')) original(...args);
+    });
+    restores.push(() => spy.mockRestore());
+  }
+  return () => {
+    for (const restore of restores) restore();
   };
 }
 
@@ -96,9 +116,15 @@ export function createNodeMediaManager() {
   };
 }
 
-/** A `PipecatClient` over a `WebSocketTransport`, ready for Node (call the shims first). */
+/**
+ * A `PipecatClient` over a `WebSocketTransport`, ready for Node (call the shims first).
+ * `beforeClient` sees the transport before the client initializes it (e.g. to tap its messages).
+ */
 export function createNodePipecatClient(
-  options: { callbacks?: PipecatClientOptions['callbacks'] } = {},
+  options: {
+    callbacks?: PipecatClientOptions['callbacks'];
+    beforeClient?: (transport: WebSocketTransport) => void;
+  } = {},
 ) {
   const mediaManager = createNodeMediaManager();
   const transport = new WebSocketTransport({
@@ -106,6 +132,7 @@ export function createNodePipecatClient(
       ConstructorParameters<typeof WebSocketTransport>[0]
     >['mediaManager'],
   });
+  options.beforeClient?.(transport);
   const client = new PipecatClient({
     transport,
     enableMic: false,
