@@ -280,7 +280,7 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     await shoot(page, '06-detail-comparison');
 
     // The microphone: headless Chromium has none, so the toggle explains and typing goes on.
-    const mic = page.getByRole('button', { name: 'Mic off' });
+    const mic = page.getByRole('button', { name: 'Microphone' });
     await mic.click();
     await text(page.locator('.mic-note')).toMatch(/keep typing|does not allow/);
     await attribute(mic, 'aria-pressed').toBe('false');
