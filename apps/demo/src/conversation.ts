@@ -103,9 +103,9 @@ export class ConversationController {
         if (!t.captured) this.#onHeard(t.text, t.final);
       }),
       voice.on('bot-speech', (e) => this.#onSpoken(e.text)),
-      voice.on('bot-speaking', (e) => {
-        if (!e.speaking) this.#stopSpeaking(false);
-      }),
+      voice.on('bot-speaking', (e) =>
+        e.speaking ? this.#startSpeaking() : this.#stopSpeaking(false),
+      ),
       voice.on('bot-interrupted', () => this.#onInterrupted()),
       voice.on('state', (state) => {
         if (state.mic !== 'on' && this.#state.mic === 'on') this.#set({ mic: 'off' });
@@ -378,6 +378,22 @@ export class ConversationController {
     });
   }
 
+  /** The first voiced line not yet fully spoken, at or after the speech cursor. */
+  #unspokenLine(): ChatEntry | undefined {
+    const from = this.#spoken?.id ?? 0;
+    return this.#state.entries.find(
+      (e) => e.kind === 'bot' && e.voiced && e.id >= from && (e.spoken ?? 0) < e.text.length,
+    );
+  }
+
+  /** The bot's voice started: the line it speaks shows it at once. */
+  #startSpeaking(): void {
+    const line = this.#unspokenLine();
+    if (line?.kind !== 'bot') return;
+    this.#spoken = { id: line.id, offset: line.spoken ?? 0 };
+    this.#update(line.id, (e) => (e.kind === 'bot' ? { ...e, speaking: true } : e));
+  }
+
   /** The bot stopped speaking; `interrupted` marks the line it was speaking. */
   #stopSpeaking(interrupted: boolean): void {
     const id = this.#spoken?.id;
@@ -391,10 +407,7 @@ export class ConversationController {
 
   /** Barge-in: the line being spoken (or about to be) is marked, and the page says so. */
   #onInterrupted(): void {
-    const from = this.#spoken?.id ?? 0;
-    const cut = this.#state.entries.find(
-      (e) => e.kind === 'bot' && e.voiced && e.id >= from && (e.spoken ?? 0) < e.text.length,
-    );
+    const cut = this.#unspokenLine();
     if (cut) {
       this.#spoken = { id: cut.id, offset: cut.kind === 'bot' ? (cut.spoken ?? 0) : 0 };
       this.#stopSpeaking(true);

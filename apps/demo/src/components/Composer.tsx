@@ -1,6 +1,7 @@
 import { joinDictated } from '@scenaro/sdk';
 import type { DictationController } from '@scenaro/sdk';
 import { useDictation } from '@scenaro/sdk/react';
+import { MicIcon } from './MicIcon';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent, KeyboardEvent } from 'react';
 
@@ -126,8 +127,8 @@ export function Composer(props: {
           onClick={() => void toggle()}
           title="Dictate into the message box (Esc cancels)"
         >
-          <span className="mic-icon" aria-hidden="true" />
-          Dictate
+          <MicIcon />
+          <span className="sr-only">Dictate</span>
         </button>
       </form>
       <p

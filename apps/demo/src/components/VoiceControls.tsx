@@ -1,6 +1,7 @@
 import type { Voice } from '@scenaro/sdk';
 import { useTranscript, useVoice } from '@scenaro/sdk/react';
 import type { ConversationState } from '../conversation';
+import { MicIcon } from './MicIcon';
 
 /** The microphone switch, who is speaking, the words being heard, and what to announce. */
 export function VoiceControls(props: {
@@ -22,7 +23,7 @@ export function VoiceControls(props: {
         onClick={props.onToggleMic}
         title="Talk to the assistant (the browser asks for the microphone)"
       >
-        <span className="mic-icon" aria-hidden="true" />
+        <MicIcon />
         Microphone
         <span className="toggle-state" aria-hidden="true">
           {micOn ? 'on' : 'off'}
