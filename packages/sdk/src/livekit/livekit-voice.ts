@@ -8,7 +8,7 @@
  * interruption event: barge-in is inferred (the agent stopped speaking while the user spoke).
  * livekit-client is an optional peer: only its types are imported.
  */
-import type { Track } from 'livekit-client';
+import type { Participant, RoomEventCallbacks, Track, TranscriptionSegment } from 'livekit-client';
 import { BaseVoice } from '../voice/base-voice.js';
 
 /** The client events the voice listens to. */
@@ -20,19 +20,6 @@ export type LiveKitVoiceEvent =
   | 'trackMuted'
   | 'trackUnmuted';
 
-/** A participant as the events carry it. */
-export interface LiveKitVoiceParticipantLike {
-  readonly identity: string;
-  readonly isLocal: boolean;
-}
-
-/** A transcription segment (livekit-client's `TranscriptionSegment`). */
-export interface LiveKitTranscriptionSegmentLike {
-  id: string;
-  text: string;
-  final: boolean;
-}
-
 /** The local microphone track's publication. */
 export interface LiveKitMicPublicationLike {
   mute(): Promise<unknown>;
@@ -41,7 +28,6 @@ export interface LiveKitMicPublicationLike {
 
 /** The subset of livekit-client's `Room` the voice uses (a real `Room` fits). */
 export interface LiveKitVoiceRoomLike {
-  readonly state: string;
   readonly localParticipant: {
     readonly identity: string;
     setMicrophoneEnabled(enabled: boolean): Promise<unknown>;
@@ -49,8 +35,8 @@ export interface LiveKitVoiceRoomLike {
   };
   connect(url: string, token: string): Promise<void>;
   disconnect(): Promise<void>;
-  on(event: LiveKitVoiceEvent, listener: (...args: never[]) => void): unknown;
-  off(event: LiveKitVoiceEvent, listener: (...args: never[]) => void): unknown;
+  on<E extends LiveKitVoiceEvent>(event: E, listener: RoomEventCallbacks[E]): unknown;
+  off<E extends LiveKitVoiceEvent>(event: E, listener: RoomEventCallbacks[E]): unknown;
 }
 
 /** Options of {@link createLiveKitVoice}. */
@@ -78,42 +64,40 @@ export class LiveKitVoice extends BaseVoice {
     super();
     this.#room = room;
     this.#options = options;
-    const on = (event: LiveKitVoiceEvent, listener: (...args: never[]) => void) => {
+    const on = <E extends LiveKitVoiceEvent>(event: E, listener: RoomEventCallbacks[E]) => {
       room.on(event, listener);
       this.#off.push(() => room.off(event, listener));
     };
-    on('connectionStateChanged', (state: string) => {
-      if (state === 'connected') this.setState({ connection: 'connected' });
-      else if (state !== 'disconnected') this.setState({ connection: 'connecting' });
+    on('connectionStateChanged', (state) => {
+      if (String(state) === 'connected') this.setState({ connection: 'connected' });
+      else if (String(state) !== 'disconnected') this.setState({ connection: 'connecting' });
     });
     on('disconnected', () => this.closed());
-    on('activeSpeakersChanged', (speakers: LiveKitVoiceParticipantLike[]) => {
+    on('activeSpeakersChanged', (speakers) => {
       this.userSpeaking(speakers.some((p) => p.isLocal));
       this.botSpeaking(speakers.some((p) => this.#isAgent(p)));
     });
-    on(
-      'transcriptionReceived',
-      (segments: LiveKitTranscriptionSegmentLike[], participant?: LiveKitVoiceParticipantLike) =>
-        this.#transcription(segments, participant),
+    on('transcriptionReceived', (segments, participant) =>
+      this.#transcription(segments, participant),
     );
     const muted =
-      (value: boolean) => (publication: { source?: unknown }, p: { isLocal?: boolean }) => {
-        if (p?.isLocal && publication?.source === MICROPHONE) this.setState({ micMuted: value });
+      (value: boolean): RoomEventCallbacks['trackMuted'] =>
+      (publication, participant) => {
+        if (participant.isLocal && publication.source === MICROPHONE) {
+          this.setState({ micMuted: value });
+        }
       };
     on('trackMuted', muted(true));
     on('trackUnmuted', muted(false));
   }
 
-  #isAgent(participant: LiveKitVoiceParticipantLike): boolean {
+  #isAgent(participant: Participant): boolean {
     if (participant.isLocal) return false;
     const agent = this.#options.agentIdentity;
     return agent === undefined || participant.identity === agent;
   }
 
-  #transcription(
-    segments: LiveKitTranscriptionSegmentLike[],
-    participant: LiveKitVoiceParticipantLike | undefined,
-  ): void {
+  #transcription(segments: TranscriptionSegment[], participant: Participant | undefined): void {
     const local =
       participant?.isLocal ?? participant?.identity === this.#room.localParticipant.identity;
     if (local) {
