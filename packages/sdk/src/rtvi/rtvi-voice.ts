@@ -6,6 +6,7 @@
  * inferred: the bot stopped speaking while the user spoke). Only types are imported from
  * client-js; the caller passes the client.
  */
+import type { RTVIEvents } from '@pipecat-ai/client-js';
 import { BaseVoice } from '../voice/base-voice.js';
 import { requestMicrophone } from '../voice/microphone.js';
 import type { RtviMessageTap } from './rtvi-message-tap.js';
@@ -22,10 +23,13 @@ export type RtviVoiceEvent =
   | 'botTtsText'
   | 'error';
 
+/** A client-js callback, as its `RTVIEvents` types it. */
+export type RtviVoiceListener<E extends RtviVoiceEvent> = NonNullable<RTVIEvents[E]>;
+
 /** The subset of `PipecatClient` the voice uses (a real client fits). */
 export interface RtviVoiceClientLike {
-  on(event: RtviVoiceEvent, listener: (...args: never[]) => void): unknown;
-  off(event: RtviVoiceEvent, listener: (...args: never[]) => void): unknown;
+  on<E extends RtviVoiceEvent>(event: E, listener: RtviVoiceListener<E>): unknown;
+  off<E extends RtviVoiceEvent>(event: E, listener: RtviVoiceListener<E>): unknown;
   connect(connectParams?: never): Promise<unknown>;
   disconnect(): Promise<void>;
   enableMic(enable: boolean): void;
@@ -52,13 +56,13 @@ export interface RtviVoiceOptions {
   messages?: RtviMessageTap;
 }
 
-function textOf(data: unknown): string {
-  const text = (data as { text?: unknown } | null)?.text;
+function textOf(data: { text?: unknown } | null | undefined): string {
+  const text = data?.text;
   return typeof text === 'string' ? text : '';
 }
 
-function errorOf(message: unknown): { text: string; fatal: boolean } {
-  const data = (message as { data?: Record<string, unknown> } | null)?.data ?? {};
+function errorOf(message: { data?: unknown } | null | undefined): { text: string; fatal: boolean } {
+  const data = (message?.data ?? {}) as Record<string, unknown>;
   const text = [data['message'], data['error']].find((v) => typeof v === 'string') as
     string | undefined;
   return { text: text ?? 'unknown error', fatal: data['fatal'] === true };
@@ -74,7 +78,7 @@ export class RtviVoice extends BaseVoice {
     super();
     this.#client = client;
     this.#options = options;
-    const on = (event: RtviVoiceEvent, listener: (...args: never[]) => void) => {
+    const on = <E extends RtviVoiceEvent>(event: E, listener: RtviVoiceListener<E>) => {
       client.on(event, listener);
       this.#off.push(() => client.off(event, listener));
     };
@@ -82,13 +86,11 @@ export class RtviVoice extends BaseVoice {
     on('disconnected', () => this.closed());
     on('userStartedSpeaking', () => this.userSpeaking(true));
     on('userStoppedSpeaking', () => this.userSpeaking(false));
-    on('userTranscript', (data: unknown) =>
-      this.userTranscript(textOf(data), (data as { final?: unknown }).final === true),
-    );
+    on('userTranscript', (data) => this.userTranscript(textOf(data), data?.final === true));
     on('botStartedSpeaking', () => this.botSpeaking(true));
     on('botStoppedSpeaking', () => this.botSpeaking(false));
-    on('botTtsText', (data: unknown) => this.botSpoke(textOf(data)));
-    on('error', (message: unknown) => {
+    on('botTtsText', (data) => this.botSpoke(textOf(data)));
+    on('error', (message) => {
       const { text, fatal } = errorOf(message);
       this.reportError(text, fatal);
     });
