@@ -3,18 +3,28 @@
  * events in a component.
  */
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { VOICE_OFF } from '../voice/base-voice.js';
 import type { TranscriptEntry, Voice, VoiceEvents, VoiceState } from '../voice/types.js';
 
-const OFF: VoiceState = {
-  connection: 'disconnected',
-  mic: 'off',
-  micMuted: false,
-  micError: undefined,
-  userSpeaking: false,
-  botSpeaking: false,
-};
 const NO_ENTRIES: readonly TranscriptEntry[] = [];
 const noSubscription = () => () => {};
+
+/** `read(voice)` (or `fallback` without a voice), re-rendering on every change of the voice. */
+function useVoiceSnapshot<T>(
+  voice: Voice | null | undefined,
+  read: (voice: Voice) => T,
+  fallback: T,
+): T {
+  const subscribe = useCallback(
+    (listener: () => void) => (voice ? voice.subscribe(listener) : noSubscription()),
+    [voice],
+  );
+  const getSnapshot = useCallback(() => (voice ? read(voice) : fallback), [voice, read, fallback]);
+  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+}
+
+const readState = (voice: Voice): VoiceState => voice.state;
+const readTranscript = (voice: Voice): readonly TranscriptEntry[] => voice.transcript;
 
 /** What {@link useVoice} gives: the state and the controls. */
 export interface VoiceView extends VoiceState {
@@ -26,12 +36,7 @@ export interface VoiceView extends VoiceState {
 
 /** The voice's state (re-rendering on change) and its controls; all off while `voice` is null. */
 export function useVoice(voice: Voice | null | undefined): VoiceView {
-  const subscribe = useCallback(
-    (listener: () => void) => (voice ? voice.subscribe(listener) : noSubscription()),
-    [voice],
-  );
-  const getSnapshot = useCallback(() => voice?.state ?? OFF, [voice]);
-  const state = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  const state = useVoiceSnapshot(voice, readState, VOICE_OFF);
   return useMemo(
     () => ({
       ...state,
@@ -56,12 +61,7 @@ export interface TranscriptView {
 
 /** The voice's transcript log, re-rendering as lines form. */
 export function useTranscript(voice: Voice | null | undefined): TranscriptView {
-  const subscribe = useCallback(
-    (listener: () => void) => (voice ? voice.subscribe(listener) : noSubscription()),
-    [voice],
-  );
-  const getSnapshot = useCallback(() => voice?.transcript ?? NO_ENTRIES, [voice]);
-  const entries = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  const entries = useVoiceSnapshot(voice, readTranscript, NO_ENTRIES);
   return useMemo(() => {
     const open = (role: TranscriptEntry['role']) => {
       const last = entries.findLast((e) => e.role === role);

@@ -1,9 +1,8 @@
 // End to end over a real WebSocket: the real PipecatClient + WebSocketTransport
 // (with the Node shims) against a tiny RTVI bot written here with `ws` and the
 // protocol frame codec.
-import { LogLevel, logger as pipecatLogger } from '@pipecat-ai/client-js';
 import type { PipecatClient } from '@pipecat-ai/client-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RTVI_RPC_MESSAGES, rtviRpcCallErrorMessage, serverResponse } from '../protocol/index.js';
 import type { RTVIMessage } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
@@ -11,8 +10,7 @@ import type { RpcDisconnectEvent } from '../rpc/transport.js';
 import { ScenaroSession } from '../session/scenaro-session.js';
 import {
   createNodePipecatClient,
-  installPipecatNodeShims,
-  quietPipecatConsole,
+  usePipecatNodeInEachSuite,
 } from '../test-support/pipecat-node.js';
 import { TestBot, clientMessage } from '../test-support/rtvi-test-bot.js';
 import { createRtviTransport } from './rtvi-transport.js';
@@ -40,22 +38,12 @@ function botCalls(method: string, payload: string, id: string): RTVIMessage | un
 }
 
 describe('RTVI transport with the real PipecatClient', () => {
-  let restoreShims: () => void;
   let bot: TestBot;
   let client: PipecatClient;
   let transport: RtviTransport;
   let session: ScenaroSession;
 
-  let restoreConsole: () => void;
-  beforeAll(() => {
-    restoreShims = installPipecatNodeShims();
-    pipecatLogger.setLevel(LogLevel.NONE);
-    restoreConsole = quietPipecatConsole();
-  });
-  afterAll(() => {
-    restoreConsole();
-    restoreShims();
-  });
+  usePipecatNodeInEachSuite();
 
   async function connect(): Promise<void> {
     bot = await TestBot.start(botCalls);

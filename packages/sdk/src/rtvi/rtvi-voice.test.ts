@@ -1,17 +1,16 @@
 // The RTVI voice surface: the real PipecatClient + WebSocketTransport (with the Node shims)
 // against a test bot sending the voice events a voice bot sends, and a scripted client double
 // for the microphone, mute and barge-in inference paths.
-import { LogLevel, logger as pipecatLogger } from '@pipecat-ai/client-js';
 import type { PipecatClient } from '@pipecat-ai/client-js';
 import type { WebSocketTransport } from '@pipecat-ai/websocket-transport';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serverEvent } from '../protocol/index.js';
 import {
   createNodePipecatClient,
-  installPipecatNodeShims,
-  quietPipecatConsole,
+  usePipecatNodeInEachSuite,
 } from '../test-support/pipecat-node.js';
 import { TestBot } from '../test-support/rtvi-test-bot.js';
+import { ScriptedEmitter } from '../test-support/scripted-emitter.js';
 import type { VoiceEvents } from '../voice/types.js';
 import { tapRtviMessages } from './rtvi-message-tap.js';
 import type { RtviTransportLike } from './rtvi-message-tap.js';
@@ -67,21 +66,11 @@ const until = async (check: () => boolean, what: string): Promise<void> => {
 };
 
 describe('RTVI voice with the real PipecatClient', () => {
-  let restoreShims: () => void;
   let bot: TestBot;
   let client: PipecatClient;
   let voice: RtviVoice;
 
-  let restoreConsole: () => void;
-  beforeAll(() => {
-    restoreShims = installPipecatNodeShims();
-    pipecatLogger.setLevel(LogLevel.NONE);
-    restoreConsole = quietPipecatConsole();
-  });
-  afterAll(() => {
-    restoreConsole();
-    restoreShims();
-  });
+  usePipecatNodeInEachSuite();
   afterEach(async () => {
     voice?.dispose();
     await client?.disconnect().catch(() => {});
@@ -217,26 +206,9 @@ describe('RTVI voice with the real PipecatClient', () => {
   });
 });
 
-type Listener = (...args: never[]) => void;
-
 /** A client double: records what the voice asked of it, emits what the test says. */
-class ScriptedClient implements RtviVoiceClientLike {
-  readonly listeners = new Map<string, Set<Listener>>();
+class ScriptedClient extends ScriptedEmitter implements RtviVoiceClientLike {
   readonly calls: string[] = [];
-  on(event: string, listener: Listener): this {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener);
-    return this;
-  }
-  off(event: string, listener: Listener): this {
-    this.listeners.get(event)?.delete(listener);
-    return this;
-  }
-  emit(event: string, ...args: unknown[]): void {
-    for (const l of [...(this.listeners.get(event) ?? [])])
-      (l as (...a: unknown[]) => void)(...args);
-  }
   async connect(params?: unknown): Promise<unknown> {
     this.calls.push(`connect ${JSON.stringify(params)}`);
     this.emit('botReady', {});
@@ -248,11 +220,6 @@ class ScriptedClient implements RtviVoiceClientLike {
   }
   enableMic(enable: boolean): void {
     this.calls.push(`enableMic ${enable}`);
-  }
-  get listenerTotal(): number {
-    let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
-    return n;
   }
 }
 
@@ -284,7 +251,7 @@ describe('RTVI voice (scripted client)', () => {
     await voice.setMicEnabled(false);
     expect(voice.state).toMatchObject({ mic: 'off', micError: undefined });
     voice.dispose();
-    expect(client.listenerTotal).toBe(0);
+    expect(client.listenerTotal()).toBe(0);
   });
 
   it('uses the client for the microphone by default, after asking the browser', async () => {

@@ -10,10 +10,10 @@
  *
  * Test-only (excluded from the build).
  */
-import { PipecatClient } from '@pipecat-ai/client-js';
+import { LogLevel, PipecatClient, logger as pipecatLogger } from '@pipecat-ai/client-js';
 import type { PipecatClientOptions } from '@pipecat-ai/client-js';
 import { WebSocketTransport } from '@pipecat-ai/websocket-transport';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 
 /** `ws`'s WebSocket with `binaryType = "blob"`, as browsers default to. */
@@ -60,6 +60,21 @@ export function quietPipecatConsole(): () => void {
   return () => {
     for (const restore of restores) restore();
   };
+}
+
+/**
+ * For the enclosing suite: the Node shims and the transport's console lines quieted before its
+ * tests (restored after), and client-js's logger silenced.
+ */
+export function usePipecatNodeInEachSuite(): void {
+  let restore: (() => void)[] = [];
+  beforeAll(() => {
+    pipecatLogger.setLevel(LogLevel.NONE);
+    restore = [installPipecatNodeShims(), quietPipecatConsole()];
+  });
+  afterAll(() => {
+    for (const undo of restore.reverse()) undo();
+  });
 }
 
 /** The media manager surface WebSocketTransport calls, with no devices. */

@@ -16,7 +16,8 @@ import type {
   VoiceState,
 } from './types.js';
 
-const INITIAL: VoiceState = {
+/** The state of a voice that has not connected. */
+export const VOICE_OFF: Readonly<VoiceState> = {
   connection: 'disconnected',
   mic: 'off',
   micMuted: false,
@@ -32,7 +33,7 @@ function isMicError(value: unknown): value is MicError {
 
 /** The shared part of a voice adapter. */
 export abstract class BaseVoice implements Voice {
-  #state: VoiceState = INITIAL;
+  #state: VoiceState = VOICE_OFF;
   readonly #log = new TranscriptLog();
   readonly #events = new Emitter<VoiceEvents>();
   readonly #subscribers = new Set<() => void>();

@@ -6,5 +6,5 @@
 export * from './types.js';
 export * from './microphone.js';
 export { TranscriptLog } from './transcript-log.js';
-export { BaseVoice } from './base-voice.js';
+export { BaseVoice, VOICE_OFF } from './base-voice.js';
 export * from './dictation-controller.js';
