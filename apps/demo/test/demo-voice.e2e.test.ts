@@ -3,7 +3,8 @@
 // from the moment the page opens the microphone, then silence), the bot is `startDemo` with the
 // offline engines (PocketSphinx hears, Flite speaks, real-time pacing). A probe installed before
 // the page loads taps every node the page connects to its speakers, so the test hears what the
-// page plays. Screenshots at 1280 and 375 px go to test-artifacts/demo/.
+// page plays. A last test has the browser refuse the microphone. Screenshots at 1280 and 375 px
+// go to test-artifacts/demo/.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -138,12 +139,16 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
     return file;
   }
 
-  /** Chromium whose microphone plays `wav` once, the page open with the speaker probe. */
-  async function openWithMicrophone(wav: string) {
+  /**
+   * Chromium whose microphone plays `wav` once, the page open with the speaker probe. Without
+   * `wav` the microphone exists but the browser refuses it (headless Chromium denies the prompt).
+   */
+  async function openWithMicrophone(wav?: string) {
     const browser = await launchChromium([
-      '--use-fake-ui-for-media-stream',
+      ...(wav
+        ? ['--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav}%noloop`]
+        : []),
       '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
       '--autoplay-policy=no-user-gesture-required',
     ]);
     const page = await browser.context.newPage();
@@ -314,4 +319,31 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
       await close();
     }
   }, 90_000);
+
+  it('says so when the browser refuses the microphone, and typing goes on', async () => {
+    const { page, close } = await openWithMicrophone();
+    try {
+      const mic = page.getByRole('button', { name: 'Microphone' });
+      await mic.click();
+      await text(page.locator('.mic-note')).toBe(
+        'Microphone access was denied, so the assistant cannot hear you. You can keep typing.',
+      );
+      await attribute(mic, 'aria-pressed').toBe('false');
+      // Dictation says so too, and leaves the box as it was.
+      const box = page.getByRole('textbox', { name: 'Message to the assistant' });
+      await box.fill('show me kettles');
+      await page.getByRole('button', { name: 'Dictate' }).click();
+      await text(page.locator('#composer-status')).toContain('Microphone access was denied');
+      await attribute(page.getByRole('button', { name: 'Dictate' }), 'aria-pressed').toBe('false');
+      expect(await box.inputValue()).toBe('show me kettles');
+      await box.press('Enter');
+      const grid = page.locator('[data-feature="product_grid"]');
+      await attribute(grid, 'data-status').toBe('success');
+      await text(grid).toContain('Kettle');
+      await shoot(page, '13-microphone-refused');
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
 });
