@@ -90,11 +90,13 @@ export async function waitFor(check: () => boolean, what: string, ms = 5000): Pr
   }
 }
 
-/** Screenshot the page at both widths (full page), then go back to 1280. */
+/** Screenshot the page at both widths (full page, never wider than the screen), then go back to 1280. */
 export async function shoot(page: Page, name: string): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(width);
     await page.screenshot({ path: join(artifacts, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
