@@ -8,4 +8,4 @@ export type { DemoAssistant, DemoOptions, DemoServer } from './start-demo.js';
 export { demoPageDir, PAGE_DIR_IN_PACKAGE } from './page-dir.js';
 export { DEMO_SHOPPER_ID } from './store.js';
 export { DEMO_METHODS } from '../shared/demo-protocol.js';
-export type { DemoAnswer, DemoConfig } from '../shared/demo-protocol.js';
+export type { DemoAnswer, DemoConfig, DemoVoice } from '../shared/demo-protocol.js';

@@ -2,14 +2,15 @@
  * The demo in one call: a bot server on which every connection gets its own commerce store
  * session (the shipped db, a signed-in shopper, every commerce tool bound, the page's store
  * methods), and the page server that hands the page its config. The conversation is the
- * scripted shop assistant unless another assistant (an LLM) is given.
+ * scripted shop assistant unless another assistant (an LLM) is given; the bot hears and speaks
+ * when a voice (speech engines) is given.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { DomainRegistry, createConversationEngine, startBotServer } from '@scenaro/agent';
-import type { BotServer, ChatModel, ConversationHost, Logger } from '@scenaro/agent';
+import type { BotServer, ChatModel, ConversationHost, Logger, VoiceOptions } from '@scenaro/agent';
 import { COMMERCE_DATA_ROOT, commerceDomain, createShopAssistantModel } from '@scenaro/domains';
-import type { DemoConfig } from '../shared/demo-protocol.js';
+import type { DemoConfig, DemoVoice } from '../shared/demo-protocol.js';
 import { demoPageDir } from './page-dir.js';
 import { assertPageBuilt, startPageServer } from './page-server.js';
 import { registerStoreMethods } from './store-methods.js';
@@ -37,6 +38,11 @@ export interface DemoOptions {
   dataRoot?: string;
   /** @default the scripted shop assistant */
   assistant?: DemoAssistant;
+  /**
+   * The bot's speech engines (`scenaro demo` passes the offline ones, PocketSphinx and Flite,
+   * unless its flags choose others). The caller closes them. @default none: text only
+   */
+  voice?: VoiceOptions;
   /** The built page. @default {@link demoPageDir} */
   pageDir?: string;
   /** The bot server's logger. @default a pino logger on stderr */
@@ -54,6 +60,8 @@ export interface DemoServer {
   bot: BotServer;
   /** Which brain answers (for the page and logs). */
   assistant: DemoConfig['assistant'];
+  /** What the bot does with speech (as the page is told). */
+  voice: DemoVoice;
   close(): Promise<void>;
 }
 
@@ -74,6 +82,20 @@ function wsUrlFor(bot: BotServer, req: IncomingMessage): string {
     host = requested || '127.0.0.1';
   }
   return `ws://${host}:${bound.port}`;
+}
+
+/** What the page is told of the bot's speech (the recognizer is checked once, here). */
+async function describeVoice(voice: VoiceOptions | undefined): Promise<DemoVoice> {
+  const described: DemoVoice = {
+    listens: voice?.stt !== undefined,
+    speaks: voice?.tts !== undefined,
+  };
+  const problem = await voice?.stt?.check().then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err.message : String(err)),
+  );
+  if (problem !== undefined) described.problem = problem;
+  return described;
 }
 
 /** Start the demo: the bot server and the page server. Prints `demo ready at <url>`. */
@@ -100,6 +122,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
     };
   };
 
+  const voice = await describeVoice(options.voice);
   const token = randomBytes(18).toString('base64url');
   const bot = await startBotServer({
     host,
@@ -113,6 +136,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
     dataRoot: store.dataRoot,
     extraDataRoots: [COMMERCE_DATA_ROOT],
     token,
+    ...(options.voice ? { voice: options.voice } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     onSession: (session) => {
       const loaded = setUpStore(session, store.prompt);
@@ -136,6 +160,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
         shopper: store.shopper,
         assistant,
         tools: store.tools,
+        voice,
       }),
       health: () => ({ status: 'ok', sessions: bot.sessionCount }),
       onError: (err, req) => bot.log.error({ err, url: req.url }, 'demo page request failed'),
@@ -153,6 +178,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
     botUrl: bot.url,
     bot,
     assistant,
+    voice,
     close: () =>
       (closed ??= (async () => {
         await page.close();

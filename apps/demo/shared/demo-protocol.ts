@@ -17,6 +17,18 @@ export interface DemoConfig {
   assistant: { label: string; scripted: boolean };
   /** The commerce domain's frontend tools (name, parameters, feature), registered by the page. */
   tools: ToolDefinition[];
+  /** What the bot can do with speech. */
+  voice: DemoVoice;
+}
+
+/** The bot's speech, as the page needs to know it. */
+export interface DemoVoice {
+  /** The bot transcribes what the microphone sends. */
+  listens: boolean;
+  /** The bot answers in speech. */
+  speaks: boolean;
+  /** Why the bot cannot transcribe after all (its recognizer is not installed), when it cannot. */
+  problem?: string;
 }
 
 /** Browser -> agent methods the demo server registers on each bot session (`rpc-call`). */

@@ -1,4 +1,5 @@
-import type { RpcTransport } from '@scenaro/sdk';
+import { DictationController } from '@scenaro/sdk';
+import type { RpcTransport, Voice } from '@scenaro/sdk';
 import { FeatureProvider, useScenaroContext, useScenaroSession } from '@scenaro/sdk/react';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
@@ -22,6 +23,8 @@ export interface AppProps {
   config: DemoConfig;
   /** The RTVI transport the ScenaroSession (frontend tools) and the store calls use. */
   transport: RpcTransport;
+  /** The voice surface of the same connection (microphone, speaking, transcripts). */
+  voice: Voice;
   conversation: ConversationController;
   /** Test hook: frontend tool handlers wait this long. */
   slowToolMs?: number;
@@ -158,7 +161,7 @@ function Storefront(props: {
 
 /** The demo storefront. */
 export function App(props: AppProps) {
-  const { config, transport, conversation } = props;
+  const { config, transport, voice, conversation } = props;
   const api = useMemo(() => createStoreApi(transport), [transport]);
   const handlers = useMemo(
     () => createToolHandlers(api, { slowMs: props.slowToolMs ?? 0 }),
@@ -172,7 +175,13 @@ export function App(props: AppProps) {
     tools: config.tools,
     handlers,
     collections: INITIAL_COLLECTIONS,
+    agentIdentity: 'agent',
   });
+  // Dictation into the message box: the session's composer calls, the voice's microphone.
+  const dictation = useMemo(
+    () => (session ? new DictationController({ composer: session.composer, voice }) : null),
+    [session, voice],
+  );
   const chat = useSyncExternalStore(conversation.subscribe, conversation.getSnapshot);
   const connected = chat.status === 'connected';
 
@@ -199,6 +208,9 @@ export function App(props: AppProps) {
               controller={conversation}
               state={chat}
               assistant={config.assistant}
+              voice={voice}
+              voiceConfig={config.voice}
+              dictation={dictation}
             />
           </div>
           <main className="area-store" id="store" aria-label="Store">
@@ -215,7 +227,7 @@ export function App(props: AppProps) {
       <footer className="site-footer">
         <p>
           A Scenaro demo: the assistant's tool calls run in this page through{' '}
-          <code>@scenaro/sdk</code> over RTVI. Prices and products are made up.
+          <code>@scenaro/sdk</code> over RTVI, typed or spoken. Prices and products are made up.
         </p>
       </footer>
     </FeatureProvider>

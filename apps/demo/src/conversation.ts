@@ -1,10 +1,12 @@
 /**
- * The conversation with the bot, outside React: connects a `PipecatClient`, sends typed
+ * The conversation with the bot, outside React: connects through the voice surface, sends typed
  * messages (`send-text`), and folds the bot's events (streaming `bot-llm-text`,
- * `llm-function-call-*`, `turn-complete` pushes, errors, disconnects) into an observable
- * state the panel renders.
+ * `llm-function-call-*`, `turn-complete` pushes, errors, disconnects) and the voice's (the
+ * shopper's words as they are recognized, the reply as it is spoken, barge-in) into an
+ * observable state the panel renders.
  */
 import { RTVIEvent } from '@pipecat-ai/client-js';
+import type { Voice } from '@scenaro/sdk';
 import { RPC_RESPONSE_CODES, parseRpcToolResponse } from '@scenaro/sdk/protocol';
 import type {
   LLMFunctionCallInProgressData,
@@ -13,27 +15,14 @@ import type {
   RTVIMessage,
   TransportState,
 } from '@pipecat-ai/client-js';
+import { locateSpoken } from './chat-entries';
+import type { ChatEntry, SpeechCursor } from './chat-entries';
+import type { DemoVoice } from './types';
+
+export type { ChatEntry, ToolStatus } from './chat-entries';
 
 /** The connection as the shopper sees it. */
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
-
-/** Where a tool call stands. `interrupted`: the connection closed while it ran. */
-export type ToolStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
-
-/** One line of the conversation log. */
-export type ChatEntry =
-  | { id: number; kind: 'user'; text: string }
-  | { id: number; kind: 'bot'; text: string; streaming: boolean }
-  | {
-      id: number;
-      kind: 'tool';
-      toolCallId: string;
-      name: string;
-      args?: Record<string, unknown>;
-      status: ToolStatus;
-      detail?: string;
-    }
-  | { id: number; kind: 'notice'; text: string; tone: 'info' | 'error' };
 
 /** A new entry (the controller numbers it). */
 type NewEntry = ChatEntry extends infer E ? (E extends ChatEntry ? Omit<E, 'id'> : never) : never;
@@ -47,6 +36,8 @@ export interface ConversationState {
   mic: 'off' | 'on';
   /** Why the microphone is off, or what it does. */
   micMessage?: string;
+  /** The latest thing worth announcing (barge-in), numbered so a repeat is announced again. */
+  announcement?: { text: string; n: number };
 }
 
 /** A bot push the page reacts to (`action-applied`, `turn-complete`, ...). */
@@ -77,32 +68,49 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
-/** The microphone switch of the transport's media manager. */
-export interface MicSwitch {
-  setMic(enable: boolean): Promise<void>;
+/** What the controller needs besides the client and the voice. */
+export interface ConversationOptions {
+  /** What the bot does with speech. */
+  voice: DemoVoice;
+  /** Let the page play sound (called on the shopper's clicks). */
+  unlockAudio?: () => void;
 }
 
 /** One page's conversation. */
 export class ConversationController {
   readonly #client: PipecatClient;
-  readonly #endpoint: { wsUrl: string; token?: string };
-  readonly #mic: MicSwitch;
+  readonly #voice: Voice;
+  readonly #options: ConversationOptions;
   readonly #listeners = new Set<() => void>();
   readonly #serverListeners = new Set<ServerMessageListener>();
   readonly #off: (() => void)[] = [];
   #state: ConversationState = { status: 'disconnected', entries: [], thinking: false, mic: 'off' };
   #nextId = 1;
   #streamingBot: number | undefined;
+  /** The shopper's words being recognized. */
+  #hearing: number | undefined;
+  /** How far the bot has spoken in the voiced lines. */
+  #spoken: SpeechCursor | undefined;
   #wanted = false;
+  #announcements = 0;
 
-  constructor(client: PipecatClient, endpoint: { wsUrl: string; token?: string }, mic?: MicSwitch) {
+  constructor(client: PipecatClient, voice: Voice, options: ConversationOptions) {
     this.#client = client;
-    this.#endpoint = endpoint;
-    this.#mic = mic ?? {
-      setMic: async (enable) => {
-        client.enableMic(enable);
-      },
-    };
+    this.#voice = voice;
+    this.#options = options;
+    this.#off.push(
+      voice.on('transcript', (t) => {
+        if (!t.captured) this.#onHeard(t.text, t.final);
+      }),
+      voice.on('bot-speech', (e) => this.#onSpoken(e.text)),
+      voice.on('bot-speaking', (e) =>
+        e.speaking ? this.#startSpeaking() : this.#stopSpeaking(false),
+      ),
+      voice.on('bot-interrupted', () => this.#onInterrupted()),
+      voice.on('state', (state) => {
+        if (state.mic !== 'on' && this.#state.mic === 'on') this.#set({ mic: 'off' });
+      }),
+    );
     const on = <E extends RTVIEvent>(event: E, handler: (...args: never[]) => void) => {
       client.on(event, handler as never);
       this.#off.push(() => client.off(event, handler as never));
@@ -173,12 +181,16 @@ export class ConversationController {
   async connect(): Promise<void> {
     if (this.#state.status === 'connecting' || this.#state.status === 'connected') return;
     this.#wanted = true;
+    this.#options.unlockAudio?.();
     this.#set({ status: 'connecting' });
     try {
-      const { wsUrl, token } = this.#endpoint;
-      await this.#client.connect({ wsUrl, ...(token ? { token } : {}) } as never);
+      await this.#voice.connect();
       this.#set({ status: 'connected' });
-      this.#notice('Connected to the shop assistant. Type a request below.');
+      this.#notice(
+        this.#state.mic === 'on'
+          ? 'Connected to the shop assistant. Speak, or type a request below.'
+          : 'Connected to the shop assistant. Type a request below, or turn the microphone on to talk.',
+      );
     } catch (err) {
       this.#wanted = false;
       this.#set({ status: 'error', thinking: false });
@@ -190,7 +202,7 @@ export class ConversationController {
   async disconnect(): Promise<void> {
     this.#wanted = false;
     try {
-      await this.#client.disconnect();
+      await this.#voice.disconnect();
     } catch (err) {
       this.#notice(`Disconnecting failed: ${errorText(err)}`, 'error');
     }
@@ -201,6 +213,7 @@ export class ConversationController {
   async send(text: string): Promise<void> {
     const content = text.trim();
     if (!content) return;
+    this.#options.unlockAudio?.();
     if (this.#state.status !== 'connected') {
       await this.connect();
       if (this.status !== 'connected') return;
@@ -208,7 +221,8 @@ export class ConversationController {
     this.#push({ kind: 'user', text: content });
     this.#set({ thinking: true });
     try {
-      await this.#client.sendText(content);
+      // Spoken replies while the microphone is on (a voice conversation); written otherwise.
+      await this.#client.sendText(content, { audio_response: this.#voiceReplies });
     } catch (err) {
       this.#set({ thinking: false });
       this.#notice(`Your message was not sent: ${errorText(err)}`, 'error');
@@ -216,48 +230,43 @@ export class ConversationController {
   }
 
   /**
-   * Turn the microphone on or off. It is used only when the browser allows it: a missing API,
-   * a denied permission or no device leaves it off with a message, and typing keeps working.
+   * Turn the microphone on or off (connecting first when needed). It is used only when the
+   * browser allows it: a missing API, a denied permission or no device leaves it off with a
+   * message, and typing keeps working.
    */
   async toggleMic(): Promise<void> {
+    this.#options.unlockAudio?.();
     if (this.#state.mic === 'on') {
-      await this.#mic.setMic(false).catch(() => undefined);
-      this.#set({ mic: 'off', micMessage: 'Microphone off.' });
-      return;
-    }
-    const devices = globalThis.navigator?.mediaDevices;
-    if (!devices || typeof devices.getUserMedia !== 'function') {
+      await this.#voice.setMicEnabled(false);
       this.#set({
         mic: 'off',
-        micMessage:
-          'This browser does not allow microphone capture here (it needs HTTPS or localhost). Typing works.',
+        micMessage: 'Microphone off. Type your requests, or turn it on again to talk.',
       });
       return;
     }
-    try {
-      const stream = await devices.getUserMedia({ audio: true });
-      for (const track of stream.getTracks()) track.stop();
-    } catch (err) {
-      const name = (err as { name?: unknown } | null)?.name;
-      const why =
-        name === 'NotAllowedError'
-          ? 'Microphone access was denied'
-          : name === 'NotFoundError'
-            ? 'No microphone was found'
-            : `The microphone is unavailable (${String(name ?? err)})`;
-      this.#set({ mic: 'off', micMessage: `${why}; you can keep typing.` });
+    if (!(await this.#voice.setMicEnabled(true))) {
+      const why = this.#voice.state.micError?.message ?? 'The microphone could not start.';
+      this.#set({ mic: 'off', micMessage: why });
       return;
     }
-    try {
-      await this.#mic.setMic(true);
+    const { listens, problem } = this.#options.voice;
+    if (!listens || problem) {
+      await this.#voice.setMicEnabled(false);
       this.#set({
-        mic: 'on',
-        micMessage:
-          'Microphone on: while connected, audio goes to the bot, which does not transcribe speech yet. Type your requests.',
+        mic: 'off',
+        micMessage: problem
+          ? `The assistant cannot hear you: its speech recognition is not available (${problem}). You can keep typing.`
+          : 'The assistant here does not listen to speech (the demo was started without speech recognition); you can keep typing.',
       });
-    } catch (err) {
-      this.#set({ mic: 'off', micMessage: `The microphone could not start: ${errorText(err)}.` });
+      return;
     }
+    this.#set({
+      mic: 'on',
+      micMessage: this.#options.voice.speaks
+        ? 'Microphone on: speak to the assistant; it answers aloud. Speak over it to interrupt.'
+        : 'Microphone on: speak to the assistant (it answers in text).',
+    });
+    if (this.#state.status !== 'connected') await this.connect();
   }
 
   /** Stop listening to the client. */
@@ -285,12 +294,16 @@ export class ConversationController {
         interrupted.push(e.name);
         return { ...e, status: 'interrupted', detail: 'the connection closed' };
       }
-      if (e.kind === 'bot' && e.streaming) return { ...e, streaming: false };
+      if (e.kind === 'bot' && (e.streaming || e.speaking))
+        return { ...e, streaming: false, speaking: false };
+      if (e.kind === 'user' && e.interim) return { ...e, interim: false };
       return e;
     });
     const wasThinking = this.#state.thinking;
     this.#streamingBot = undefined;
-    if (this.#state.mic === 'on') void this.#mic.setMic(false).catch(() => undefined);
+    this.#hearing = undefined;
+    this.#spoken = undefined;
+    if (this.#state.mic === 'on') void this.#voice.setMicEnabled(false);
     this.#set({ status: 'disconnected', entries, thinking: false, mic: 'off' });
     const unexpected = this.#wanted ? ' The connection was lost.' : '';
     this.#wanted = false;
@@ -307,7 +320,13 @@ export class ConversationController {
   #onBotText(text: string): void {
     const id = this.#streamingBot;
     if (id === undefined) {
-      this.#streamingBot = this.#push({ kind: 'bot', text, streaming: true });
+      const voiced = this.#voiceReplies;
+      this.#streamingBot = this.#push({
+        kind: 'bot',
+        text,
+        streaming: true,
+        ...(voiced ? { voiced, spoken: 0 } : {}),
+      });
       return;
     }
     this.#update(id, (e) => (e.kind === 'bot' ? { ...e, text: e.text + text } : e));
@@ -318,6 +337,84 @@ export class ConversationController {
     this.#streamingBot = undefined;
     if (id !== undefined)
       this.#update(id, (e) => (e.kind === 'bot' ? { ...e, streaming: false } : e));
+  }
+
+  /** Replies are spoken: the bot has a voice and the microphone is on. */
+  get #voiceReplies(): boolean {
+    return this.#options.voice.speaks && this.#state.mic === 'on';
+  }
+
+  /** The shopper's words as the bot recognizes them: one line, fixed by the final. */
+  #onHeard(text: string, final: boolean): void {
+    const words = text.trim();
+    const id = this.#hearing;
+    if (final) this.#hearing = undefined;
+    if (id === undefined) {
+      if (!words) return;
+      const added = this.#push({ kind: 'user', text: words, voice: true, interim: !final });
+      if (!final) this.#hearing = added;
+    } else if (!words && final) {
+      this.#set({ entries: this.#state.entries.filter((e) => e.id !== id) });
+    } else if (words) {
+      this.#update(id, (e) => (e.kind === 'user' ? { ...e, text: words, interim: !final } : e));
+    }
+    // A final transcript is the shopper's turn: the assistant works on it.
+    if (final && words) this.#set({ thinking: true });
+  }
+
+  /** A sentence of the reply was spoken: the line shows it. */
+  #onSpoken(sentence: string): void {
+    const found = locateSpoken(this.#state.entries, this.#spoken, sentence);
+    if (!found) return;
+    const previous = this.#spoken?.id;
+    this.#spoken = found;
+    this.#set({
+      entries: this.#state.entries.map((e) => {
+        if (e.kind !== 'bot') return e;
+        if (e.id === found.id) return { ...e, spoken: found.offset, speaking: true };
+        if (e.id === previous && e.speaking) return { ...e, speaking: false };
+        return e;
+      }),
+    });
+  }
+
+  /** The first voiced line not yet fully spoken, at or after the speech cursor. */
+  #unspokenLine(): ChatEntry | undefined {
+    const from = this.#spoken?.id ?? 0;
+    return this.#state.entries.find(
+      (e) => e.kind === 'bot' && e.voiced && e.id >= from && (e.spoken ?? 0) < e.text.length,
+    );
+  }
+
+  /** The bot's voice started: the line it speaks shows it at once. */
+  #startSpeaking(): void {
+    const line = this.#unspokenLine();
+    if (line?.kind !== 'bot') return;
+    this.#spoken = { id: line.id, offset: line.spoken ?? 0 };
+    this.#update(line.id, (e) => (e.kind === 'bot' ? { ...e, speaking: true } : e));
+  }
+
+  /** The bot stopped speaking; `interrupted` marks the line it was speaking. */
+  #stopSpeaking(interrupted: boolean): void {
+    const id = this.#spoken?.id;
+    if (id === undefined) return;
+    this.#update(id, (e) =>
+      e.kind === 'bot' && (e.speaking || interrupted)
+        ? { ...e, speaking: false, ...(interrupted ? { interrupted: true } : {}) }
+        : e,
+    );
+  }
+
+  /** Barge-in: the line being spoken (or about to be) is marked, and the page says so. */
+  #onInterrupted(): void {
+    const cut = this.#unspokenLine();
+    if (cut) {
+      this.#spoken = { id: cut.id, offset: cut.kind === 'bot' ? (cut.spoken ?? 0) : 0 };
+      this.#stopSpeaking(true);
+    }
+    this.#set({
+      announcement: { text: 'You interrupted the assistant.', n: ++this.#announcements },
+    });
   }
 
   #onToolStarted(data: LLMFunctionCallInProgressData): void {

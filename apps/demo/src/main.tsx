@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     return;
   }
   document.title = config.storeName;
-  const { transport, conversation } = connection.createConnection(config);
+  const { transport, voice, conversation } = connection.createConnection(config);
   // Test hook (`?slowToolMs=3000`): frontend tools wait before answering.
   const slowToolMs = Number(new URLSearchParams(window.location.search).get('slowToolMs')) || 0;
   root.render(
@@ -57,6 +57,7 @@ async function main(): Promise<void> {
       <App
         config={config}
         transport={transport}
+        voice={voice}
         conversation={conversation}
         slowToolMs={slowToolMs}
       />

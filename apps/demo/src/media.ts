@@ -1,62 +1,61 @@
 /**
- * A media manager for `WebSocketTransport` that touches no device until the shopper turns the
- * microphone on. The transport's default (Daily's) downloads code from the network, and
- * `WavMediaManager` asks for the microphone as soon as the connection opens; this one creates a
- * `WavMediaManager` only when the mic is enabled, so a connection needs no permission at all.
+ * The media manager the page gives `WebSocketTransport`: the microphone ({@link MicCapture},
+ * touched only when the shopper turns it on, so a connection needs no permission) and the bot's
+ * voice ({@link BotAudioPlayer}). The transport's default (Daily's) downloads code from the
+ * network, and `WavMediaManager` asks for the microphone as soon as the connection opens and
+ * records with automatic gain control.
  */
 import type { PipecatClientOptions, Tracks } from '@pipecat-ai/client-js';
-import { WavMediaManager } from '@pipecat-ai/websocket-transport';
+import type { RtviMicrophone } from '@scenaro/sdk/rtvi';
+import { BotAudioPlayer } from './bot-audio';
+import { MicCapture } from './mic-capture';
 
 type AudioCallback = (data: ArrayBuffer) => void;
 
 /** Duck-types the transport's `MediaManager` (its base class is not exported). */
-export class LazyMicMediaManager {
-  #wav: WavMediaManager | undefined;
+export class VoiceMediaManager implements RtviMicrophone {
+  readonly player = new BotAudioPlayer();
+  #mic: MicCapture | undefined;
+  #starting: Promise<MicCapture> | undefined;
   #audio: AudioCallback | undefined;
-  #options: PipecatClientOptions | undefined;
   #micEnabled = false;
+  #muted = false;
   #connected = false;
-  /** Called when capture could not start after the transport enabled the mic. */
+  /** Called when capture failed to start after the transport enabled the mic. */
   onError: ((error: unknown) => void) | undefined;
 
   setUserAudioCallback(callback: AudioCallback): void {
     this.#audio = callback;
-    this.#wav?.setUserAudioCallback(callback);
   }
 
-  setClientOptions(options: PipecatClientOptions, override?: boolean): void {
-    this.#options = options;
-    this.#wav?.setClientOptions(options, override);
-  }
+  setClientOptions(_options: PipecatClientOptions, _override?: boolean): void {}
 
   /** No devices until the mic is turned on. */
   async initialize(): Promise<void> {}
 
   async connect(): Promise<void> {
     this.#connected = true;
-    if (this.#micEnabled) await this.#start();
   }
 
   async disconnect(): Promise<void> {
     this.#connected = false;
-    const wav = this.#wav;
-    this.#wav = undefined;
-    await wav?.disconnect();
+    this.player.flush();
   }
 
+  /** The shopper spoke over the bot: what was queued of its voice stops. */
   async userStartedSpeaking(): Promise<unknown> {
-    return this.#wav?.userStartedSpeaking();
-  }
-
-  bufferBotAudio(data: ArrayBuffer | Int16Array, id?: string): Int16Array | undefined {
-    // Bot audio output is not part of this demo yet.
-    void data;
-    void id;
+    this.player.flush();
     return undefined;
   }
 
+  bufferBotAudio(data: ArrayBuffer | Int16Array): Int16Array | undefined {
+    const pcm = data instanceof Int16Array ? data : new Int16Array(data);
+    if (this.#connected) this.player.play(pcm);
+    return pcm;
+  }
+
   async getAllMics(): Promise<MediaDeviceInfo[]> {
-    return this.#wav ? this.#wav.getAllMics() : [];
+    return [];
   }
 
   async getAllCams(): Promise<MediaDeviceInfo[]> {
@@ -67,16 +66,14 @@ export class LazyMicMediaManager {
     return [];
   }
 
-  updateMic(micId: string): void {
-    void this.#wav?.updateMic(micId).catch((err: unknown) => this.onError?.(err));
-  }
+  updateMic(): void {}
 
   updateCam(): void {}
 
   updateSpeaker(): void {}
 
-  get selectedMic(): MediaDeviceInfo | Record<string, never> {
-    return this.#wav?.selectedMic ?? {};
+  get selectedMic(): Record<string, never> {
+    return {};
   }
 
   get selectedCam(): Record<string, never> {
@@ -92,14 +89,37 @@ export class LazyMicMediaManager {
     this.setMic(enable).catch((err: unknown) => this.onError?.(err));
   }
 
-  /** Turn capture on or off (on starts only once connected); rejects when it cannot start. */
+  /**
+   * Start or stop capture. The audio goes to the transport, which sends it once connected (and
+   * queues it until then). Rejects with what `getUserMedia` threw when capture cannot start.
+   */
   async setMic(enable: boolean): Promise<void> {
     this.#micEnabled = enable;
     if (!enable) {
-      await this.#wav?.enableMic(false);
+      const mic = this.#mic ?? (await this.#starting?.catch(() => undefined));
+      this.#mic = undefined;
+      await mic?.stop();
       return;
     }
-    if (this.#connected) await this.#start();
+    if (this.#mic) return;
+    this.#starting ??= MicCapture.start((chunk) => this.#audio?.(chunk));
+    try {
+      const mic = await this.#starting;
+      if (!this.#micEnabled) {
+        await mic.stop();
+        return;
+      }
+      mic.setMuted(this.#muted);
+      this.#mic = mic;
+    } finally {
+      this.#starting = undefined;
+    }
+  }
+
+  /** Stop or resume sending while keeping the microphone. */
+  async setMuted(muted: boolean): Promise<void> {
+    this.#muted = muted;
+    this.#mic?.setMuted(muted);
   }
 
   enableCam(): void {}
@@ -123,14 +143,7 @@ export class LazyMicMediaManager {
   }
 
   tracks(): Tracks {
-    return this.#wav?.tracks() ?? { local: {} };
-  }
-
-  async #start(): Promise<void> {
-    const wav = (this.#wav ??= new WavMediaManager());
-    if (this.#audio) wav.setUserAudioCallback(this.#audio);
-    if (this.#options) wav.setClientOptions(this.#options, false);
-    await wav.connect();
-    await wav.enableMic(true);
+    const audio = this.#mic?.track;
+    return { local: audio ? { audio } : {} };
   }
 }

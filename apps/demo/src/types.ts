@@ -12,7 +12,7 @@ import type {
 } from '@scenaro/domains';
 
 export { DEMO_METHODS } from '../shared/demo-protocol';
-export type { DemoAnswer, DemoConfig } from '../shared/demo-protocol';
+export type { DemoAnswer, DemoConfig, DemoVoice } from '../shared/demo-protocol';
 export type { CartView, Comparison, ProductSummary };
 
 /** Storefront features the frontend tools render into (`tool.frontend.feature`). */

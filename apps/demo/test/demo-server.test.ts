@@ -22,6 +22,7 @@ interface Config {
   shopper: { id: string; name: string };
   assistant: { label: string; scripted: boolean };
   tools: { name: string; feature: string; parameters: unknown }[];
+  voice: { listens: boolean; speaks: boolean; problem?: string };
 }
 
 /** A raw GET (custom Host header allowed), as text. */
@@ -103,6 +104,36 @@ describe('demo server: the page server', () => {
       ['show_product', 'product_detail'],
       ['show_comparison', 'comparison'],
     ]);
+    // Started without speech engines: the page is told the bot neither listens nor speaks.
+    expect(config.voice).toEqual({ listens: false, speaks: false });
+  });
+
+  it('tells the page what the bot does with speech, and why it cannot listen', async () => {
+    const missing = {
+      name: 'missing',
+      sampleRate: 16_000,
+      check: () => Promise.reject(new Error('install the recognizer')),
+      openSession: () => Promise.reject(new Error('not installed')),
+      close: async () => {},
+    };
+    const voiced = await startDemo({
+      port: 0,
+      pageDir: staticDir,
+      logger: silentLogger,
+      out: () => {},
+      voice: { stt: missing },
+    });
+    try {
+      expect(voiced.voice).toEqual({
+        listens: true,
+        speaks: false,
+        problem: 'install the recognizer',
+      });
+      const served = JSON.parse((await get(voiced.url, '/config.json')).body) as Config;
+      expect(served.voice).toEqual(voiced.voice);
+    } finally {
+      await voiced.close();
+    }
   });
 
   it('serves the built files, the app for page paths, and refuses the rest', async () => {

@@ -3,44 +3,25 @@
 // by `startDemo` (`@scenaro/demo/server`, what `scenaro demo` runs), and the scripted shop
 // assistant driving the page through frontend tools. Screenshots of every step, at 1280 and 375 px, go to
 // test-artifacts/demo/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@scenaro/agent';
 import type { BotSession, ContextMessage } from '@scenaro/agent';
-import { demoPageDir, startDemo } from '@scenaro/demo/server';
+import { startDemo } from '@scenaro/demo/server';
 import type { DemoServer } from '@scenaro/demo/server';
+import {
+  attribute,
+  browserTestsRun,
+  collectConsoleErrors,
+  count,
+  focused,
+  launchChromium,
+  shoot,
+  text,
+  waitFor,
+} from './chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const artifacts = join(repoRoot, 'test-artifacts', 'demo');
-const WIDTHS = [1280, 375] as const;
-
-const haveChromium = existsSync(CHROMIUM);
-const built = existsSync(join(demoPageDir(), 'index.html'));
-if (!haveChromium) {
-  console.warn(
-    `\n*** SKIPPING apps/demo/test/demo.e2e.test.ts: ${CHROMIUM} is missing. Install it with \`apt-get update && apt-get install -y chromium\` (.ci/run does). ***\n`,
-  );
-} else if (!built) {
-  console.warn(
-    '\n*** SKIPPING apps/demo/test/demo.e2e.test.ts: apps/demo/dist/page is missing. Run `npm run build` first. ***\n',
-  );
-}
+const runs = browserTestsRun('apps/demo/test/demo.e2e.test.ts');
 
 interface CommerceDbView {
   users: { id: string; cart: { items: { sku: string; quantity: number }[] } }[];
@@ -65,26 +46,10 @@ function lastToolResult(session: BotSession, tool: string): unknown {
   return undefined;
 }
 
-/** Poll options: the page answers within milliseconds, CI may be slow. */
-const T = { timeout: 8000, interval: 25 };
-const attribute = (l: Locator, name: string) => expect.poll(() => l.getAttribute(name), T);
-const text = (l: Locator) => expect.poll(() => l.innerText(), T);
-const count = (l: Locator) => expect.poll(() => l.count(), T);
-const focused = (l: Locator) =>
-  expect.poll(() => l.evaluate((el) => el === document.activeElement), T).toBe(true);
-
-async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium', () => {
+describe.skipIf(!runs)('demo storefront in headless Chromium', () => {
   let demo: DemoServer;
   let context: BrowserContext;
-  let userDataDir: string;
+  let closeBrowser: () => Promise<void>;
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
@@ -95,43 +60,21 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
       logger: silentLogger,
       out: () => {},
     });
-    userDataDir = mkdtempSync(join(tmpdir(), 'scenaro-demo-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
-    context.setDefaultTimeout(8000);
-    mkdirSync(artifacts, { recursive: true });
+    ({ context, close: closeBrowser } = await launchChromium());
   });
 
   afterAll(async () => {
-    await context?.close();
+    await closeBrowser?.();
     await demo?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
   async function open(query = ''): Promise<Page> {
     const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
+    collectConsoleErrors(page, consoleErrors);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${demo.url}${query}`);
     await text(page.getByTestId('connection')).toContain('Disconnected');
     return page;
-  }
-
-  /** Screenshot the page at both widths (full page), then go back to 1280. */
-  async function shoot(page: Page, name: string): Promise<void> {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
-      await page.screenshot({ path: join(artifacts, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
   }
 
   /** Every control of the page has an accessible name (from the browser's accessibility tree). */
@@ -280,7 +223,7 @@ describe.skipIf(!haveChromium || !built)('demo storefront in headless Chromium',
     await shoot(page, '06-detail-comparison');
 
     // The microphone: headless Chromium has none, so the toggle explains and typing goes on.
-    const mic = page.getByRole('button', { name: 'Mic off' });
+    const mic = page.getByRole('button', { name: 'Microphone' });
     await mic.click();
     await text(page.locator('.mic-note')).toMatch(/keep typing|does not allow/);
     await attribute(mic, 'aria-pressed').toBe('false');

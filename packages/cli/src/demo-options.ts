@@ -4,10 +4,11 @@
 import type { DemoOptions } from '@scenaro/demo/server';
 import { chooseModel } from './brain.js';
 import type { LlmFlags } from './llm-flags.js';
+import type { VoiceFlags } from './voice-flags.js';
 import { parsePort } from './flags.js';
 
-/** Parsed `demo` flags. */
-export interface DemoFlags extends LlmFlags {
+/** Parsed `demo` flags (the voice flags are built into the bot's voice by `voice.ts`). */
+export interface DemoFlags extends LlmFlags, VoiceFlags {
   host: string;
   /** Port of the page (0 picks a free one). */
   port: string;

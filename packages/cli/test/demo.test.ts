@@ -1,6 +1,6 @@
 // `scenaro demo`: the flags, where the CLI finds the built page (through package resolution
 // of `@scenaro/demo`, as an installed CLI does), and the built command serving that page.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -77,20 +77,7 @@ describe('the demo page of an installed CLI', () => {
   it.skipIf(!built)(
     'is served by the built `scenaro demo`: the page, its assets and the config',
     async () => {
-      const child = spawn(process.execPath, [bin, 'demo', '--port', '0'], {
-        env: { ...process.env, SCENARO_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      stops.push(() => child.kill('SIGKILL'));
-      let out = '';
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          out += chunk;
-          const match = /demo ready at (\S+)/.exec(out);
-          if (match?.[1]) resolveUrl(match[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`scenaro demo exited with ${code}`)));
-      });
+      const { url, out, stop } = await startBuiltDemo([]);
       const page = await fetch(url);
 
       expect(page.status).toBe(200);
@@ -110,13 +97,65 @@ describe('the demo page of an installed CLI', () => {
       const config = (await (await fetch(new URL('/config.json', url))).json()) as {
         wsUrl: string;
         storeName: string;
+        voice: { listens: boolean; speaks: boolean };
       };
       expect(config.storeName).toBe('Scenaro Demo Store');
       expect(config.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      // The offline engines by default: PocketSphinx hears, Flite speaks.
+      expect(config.voice).toMatchObject({ listens: true, speaks: true });
+      expect(out()).toMatch(/voice: stt=pocketsphinx(\(not installed\))? tts=flite\(slt\)/);
+      await stop();
+    },
+    30_000,
+  );
+
+  it.skipIf(!built)(
+    "takes the serve command's voice flags",
+    async () => {
+      const { url, out, stop } = await startBuiltDemo(['--stt', 'none', '--tts', 'none']);
+      const config = (await (await fetch(new URL('/config.json', url))).json()) as {
+        voice: unknown;
+      };
+      expect(config.voice).toEqual({ listens: false, speaks: false });
+      expect(out()).toContain('voice: stt=none tts=none');
+      await stop();
+      const refused = spawnSync(
+        process.execPath,
+        [bin, 'demo', '--port', '0', '--tts-voice', 'zz'],
+        { encoding: 'utf8' },
+      );
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toContain("--tts-voice: flite has no voice 'zz'");
     },
     30_000,
   );
 });
+
+/** Run the built `scenaro demo --port 0 ARGS` until its page is ready. */
+async function startBuiltDemo(
+  args: string[],
+): Promise<{ url: string; out: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [bin, 'demo', '--port', '0', ...args], {
+    env: { ...process.env, SCENARO_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  stops.push(() => child.kill('SIGKILL'));
+  let out = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /demo ready at (\S+)[\s\S]*press Ctrl\+C/.exec(out);
+      if (match?.[1]) resolveUrl(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`scenaro demo exited with ${code}`)));
+  });
+  return {
+    url,
+    out: () => out,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

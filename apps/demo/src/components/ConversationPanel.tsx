@@ -1,6 +1,9 @@
+import type { DictationController, Voice } from '@scenaro/sdk';
 import { useEffect, useRef, useState } from 'react';
-import type { FormEvent } from 'react';
 import type { ChatEntry, ConversationController, ConversationState } from '../conversation';
+import type { DemoVoice } from '../types';
+import { Composer } from './Composer';
+import { VoiceControls } from './VoiceControls';
 
 const SUGGESTIONS = [
   'show me headphones under $100',
@@ -50,18 +53,17 @@ function Entry(props: { entry: ChatEntry }) {
   switch (entry.kind) {
     case 'user':
       return (
-        <li className="msg user">
-          <span className="who">You</span>
-          <p>{entry.text}</p>
+        <li
+          className={`msg user${entry.interim ? ' interim' : ''}`}
+          data-voice={entry.voice ? 'true' : undefined}
+          aria-busy={entry.interim ? true : undefined}
+        >
+          <span className="who">You{entry.voice ? ' (spoken)' : ''}</span>
+          <p>{entry.interim ? `${entry.text}…` : entry.text}</p>
         </li>
       );
     case 'bot':
-      return (
-        <li className="msg bot" aria-busy={entry.streaming}>
-          <span className="who">Assistant</span>
-          <p>{entry.text}</p>
-        </li>
-      );
+      return <BotEntry entry={entry} />;
     case 'tool':
       return (
         <li className={`tool ${entry.status}`} data-tool={entry.name} data-status={entry.status}>
@@ -79,13 +81,41 @@ function Entry(props: { entry: ChatEntry }) {
   }
 }
 
+/** A reply: while it is spoken, the part said so far stands out; a cut reply says so. */
+function BotEntry(props: { entry: Extract<ChatEntry, { kind: 'bot' }> }) {
+  const { entry } = props;
+  const spoken = entry.voiced ? (entry.spoken ?? 0) : entry.text.length;
+  const rest = entry.text.slice(spoken);
+  return (
+    <li
+      className={`msg bot${entry.speaking ? ' speaking' : ''}${entry.interrupted ? ' interrupted' : ''}`}
+      aria-busy={entry.streaming}
+      data-speaking={entry.speaking ? 'true' : undefined}
+      data-interrupted={entry.interrupted ? 'true' : undefined}
+    >
+      <span className="who">
+        Assistant
+        {entry.speaking ? <span className="speaking-tag"> · speaking</span> : null}
+        {entry.interrupted ? <span className="interrupted-tag"> · interrupted</span> : null}
+      </span>
+      <p>
+        {entry.voiced ? <span className="spoken">{entry.text.slice(0, spoken)}</span> : entry.text}
+        {entry.voiced && rest ? <span className="unspoken">{rest}</span> : null}
+      </p>
+    </li>
+  );
+}
+
 /** The conversation panel: connection, microphone, the log, and the message box. */
 export function ConversationPanel(props: {
   controller: ConversationController;
   state: ConversationState;
   assistant: { label: string; scripted: boolean };
+  voice: Voice;
+  voiceConfig: DemoVoice;
+  dictation: DictationController | null;
 }) {
-  const { controller, state } = props;
+  const { controller, state, voiceConfig } = props;
   const [draft, setDraft] = useState('');
   const logRef = useRef<HTMLDivElement>(null);
   const connected = state.status === 'connected';
@@ -120,10 +150,15 @@ export function ConversationPanel(props: {
     setDraft('');
     void controller.send(text);
   };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    send(draft);
+  const ensureConnected = async () => {
+    if (controller.status !== 'connected') await controller.connect();
+    return controller.status === 'connected';
   };
+  const dictationUnavailable = !voiceConfig.listens
+    ? 'Dictation needs speech recognition, which this demo was started without. You can keep typing.'
+    : voiceConfig.problem
+      ? `Dictation is not available: the assistant's speech recognition is missing (${voiceConfig.problem}). You can keep typing.`
+      : undefined;
 
   return (
     <section className="panel chat" aria-labelledby="chat-title">
@@ -154,14 +189,11 @@ export function ConversationPanel(props: {
             Connect
           </button>
         )}
-        <button
-          type="button"
-          aria-pressed={state.mic === 'on'}
-          onClick={() => void controller.toggleMic()}
-          title="Microphone capture, when the browser allows it"
-        >
-          {state.mic === 'on' ? 'Mic on' : 'Mic off'}
-        </button>
+        <VoiceControls
+          voice={props.voice}
+          state={state}
+          onToggleMic={() => void controller.toggleMic()}
+        />
       </div>
       {state.micMessage ? (
         <p className="mic-note" role="status">
@@ -179,8 +211,8 @@ export function ConversationPanel(props: {
         {state.entries.length === 0 ? (
           <p className="empty">
             {connected
-              ? 'Type a request below, for example “show me headphones under $100”.'
-              : 'Press Connect (or just send a message) to talk to the shop assistant. What it finds appears on the page.'}
+              ? 'Type a request below, for example “show me headphones under $100”, or say it with the microphone on.'
+              : 'Press Connect (or just send a message, or turn the microphone on and speak) to talk to the shop assistant. What it finds appears on the page.'}
           </p>
         ) : (
           <ol>
@@ -195,24 +227,14 @@ export function ConversationPanel(props: {
           </p>
         ) : null}
       </div>
-      <form className="composer" onSubmit={onSubmit}>
-        <label htmlFor="message" className="sr-only">
-          Message to the assistant
-        </label>
-        <input
-          id="message"
-          name="message"
-          type="text"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          placeholder="Type a request…"
-          autoComplete="off"
-          enterKeyHint="send"
-        />
-        <button type="submit" className="primary">
-          Send
-        </button>
-      </form>
+      <Composer
+        draft={draft}
+        setDraft={setDraft}
+        onSend={send}
+        dictation={props.dictation}
+        dictationUnavailable={dictationUnavailable}
+        ensureConnected={ensureConnected}
+      />
       <div className="suggestions" role="group" aria-label="Example requests">
         {SUGGESTIONS.map((text) => (
           <button type="button" key={text} className="chip" onClick={() => send(text)}>

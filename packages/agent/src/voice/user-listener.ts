@@ -9,7 +9,8 @@
  *
  * Dictation (push-to-talk into the page's composer) takes the stream between
  * its start and end as one utterance whose text is returned instead of taking
- * a turn.
+ * a turn; its interim transcripts are sent as usual, so the page can show the
+ * words in the composer as they are recognized.
  */
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
 import { samplesToMs } from './pcm.js';
@@ -75,7 +76,7 @@ export class UserListener {
     this.#sttName = options.sttName ?? `${options.stt ? 'stt' : 'none'}`;
     this.#userId = options.userId ?? 'user';
     this.#unsubscribe = options.stt?.onTranscript((t) => {
-      if (t.final || this.#dictation) return;
+      if (t.final) return;
       this.#transcription(t.text, false);
     });
   }

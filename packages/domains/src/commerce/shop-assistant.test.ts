@@ -104,6 +104,15 @@ describe('scripted shop assistant', () => {
     expect(none.text).toMatch(/I found nothing for laptops under \$5/);
   });
 
+  it('understands amounts said in words, as a speech recognizer writes them', async () => {
+    const { say } = await shop();
+    const spoken = await say('show me headphones under one hundred dollars');
+    expect(spoken.tools).toEqual(['search_products', 'show_products']);
+    expect(spoken.text).toMatch(/I found 2 products for "headphones" under \$100/);
+    const ranged = await say('find shoes between fifty and one hundred and twenty dollars');
+    expect(ranged.text).toMatch(/for shoes between \$50 and \$120/);
+  });
+
   it('asks which option to add, showing the product, and adds the option named next', async () => {
     const { say, user } = await shop();
     await say('show me wireless earbuds');

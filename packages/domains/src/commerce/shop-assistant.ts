@@ -30,7 +30,7 @@ import { HELP_TEXT, PAYMENT_QUESTION, SHOP_ASSISTANT_GREETING } from './shop-ass
 import { classify } from './shop-assistant/request.js';
 import { say, STEPS } from './shop-assistant/steps.js';
 import type { Step, TurnInput } from './shop-assistant/steps.js';
-import { normalize } from './shop-assistant/words.js';
+import { amountsInDigits, normalize } from './shop-assistant/words.js';
 
 export { SHOP_ASSISTANT_CAPABILITIES, SHOP_ASSISTANT_GREETING } from './shop-assistant/replies.js';
 export type { ShopAssistantStep } from './shop-assistant/steps.js';
@@ -54,7 +54,7 @@ export function shopAssistantStep(
 ): Step {
   const userAt = lastUserIndex(messages);
   const userMessage = messages[userAt];
-  const text = normalize(userMessage?.role === 'user' ? userMessage.content : '');
+  const text = amountsInDigits(normalize(userMessage?.role === 'user' ? userMessage.content : ''));
   const askedToPay = previousAssistantText(messages, userAt).includes(PAYMENT_QUESTION);
   const request = classify(text, db, askedToPay);
   const input: TurnInput = {

@@ -10,3 +10,7 @@ export type { FeatureView } from './use-feature.js';
 export { useCollection } from './use-collection.js';
 export { useScenaroContext } from './context.js';
 export type { ScenaroContextValue } from './context.js';
+export { useVoice, useTranscript, useVoiceEvent } from './use-voice.js';
+export type { VoiceView, TranscriptView } from './use-voice.js';
+export { useDictation } from './use-dictation.js';
+export type { DictationView } from './use-dictation.js';

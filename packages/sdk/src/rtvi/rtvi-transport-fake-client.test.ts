@@ -2,14 +2,13 @@
 // (fake timers) and failure mapping.
 import { describe, expect, it, vi } from 'vitest';
 import { useFakeTimersInEachTest } from '../test-support/fake-timers.js';
+import { ScriptedEmitter } from '../test-support/scripted-emitter.js';
 import { RpcError } from '../rpc/errors.js';
 import type { RpcDisconnectEvent } from '../rpc/transport.js';
 import { createRtviTransport } from './rtvi-transport.js';
 import type { RtviClientLike } from './rtvi-transport.js';
 
-type Listener = (...args: unknown[]) => void;
-
-class ScriptedClient implements RtviClientLike {
+class ScriptedClient extends ScriptedEmitter implements RtviClientLike {
   readonly sent: { t: string; d: unknown }[] = [];
   readonly requests: {
     t: string;
@@ -18,34 +17,15 @@ class ScriptedClient implements RtviClientLike {
     resolve: (d: unknown) => void;
     reject: (e: unknown) => void;
   }[] = [];
-  readonly listeners = new Map<string, Set<Listener>>();
   transport = { maxMessageSize: 1024 * 1024 };
   throwOnRequest: Error | undefined;
 
-  on(event: string, listener: Listener): this {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener);
-    return this;
-  }
-  off(event: string, listener: Listener): this {
-    this.listeners.get(event)?.delete(listener);
-    return this;
-  }
-  emit(event: string, ...args: unknown[]): void {
-    for (const listener of [...(this.listeners.get(event) ?? [])]) listener(...args);
-  }
   sendClientMessage(t: string, d?: unknown): void {
     this.sent.push({ t, d });
   }
   sendClientRequest(t: string, d: unknown, timeout?: number): Promise<unknown> {
     if (this.throwOnRequest) throw this.throwOnRequest;
     return new Promise((resolve, reject) => this.requests.push({ t, d, timeout, resolve, reject }));
-  }
-  listenerTotal(): number {
-    let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
-    return n;
   }
 }
 

@@ -1,145 +1,24 @@
 // End to end over a real WebSocket: the real PipecatClient + WebSocketTransport
 // (with the Node shims) against a tiny RTVI bot written here with `ws` and the
 // protocol frame codec.
-import { LogLevel, logger as pipecatLogger } from '@pipecat-ai/client-js';
 import type { PipecatClient } from '@pipecat-ai/client-js';
-import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  RTVI_PROTOCOL_VERSION,
-  RTVI_RPC_MESSAGES,
-  botReady,
-  decodeRtviFrame,
-  encodeRtviFrame,
-  parseRtviRpcCall,
-  rtviRpcCallErrorMessage,
-  rtviRpcRequestMessage,
-  serverResponse,
-} from '../protocol/index.js';
-import type { RTVIMessage, RtviRpcResponseData } from '../protocol/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RTVI_RPC_MESSAGES, rtviRpcCallErrorMessage, serverResponse } from '../protocol/index.js';
+import type { RTVIMessage } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
 import type { RpcDisconnectEvent } from '../rpc/transport.js';
 import { ScenaroSession } from '../session/scenaro-session.js';
-import { createNodePipecatClient, installPipecatNodeShims } from '../test-support/pipecat-node.js';
+import {
+  createNodePipecatClient,
+  usePipecatNodeInEachSuite,
+} from '../test-support/pipecat-node.js';
+import { TestBot, clientMessage } from '../test-support/rtvi-test-bot.js';
 import { createRtviTransport } from './rtvi-transport.js';
 import type { RtviClientLike, RtviTransport } from './rtvi-transport.js';
 
 // Compile-time proof that a real PipecatClient fits the adapter.
 const clientFits: (client: PipecatClient) => RtviClientLike = (client) => client;
 void clientFits;
-
-/** A minimal RTVI bot: handshake, RPC requests to the client, `rpc-call` answers. */
-class TestBot {
-  readonly received: RTVIMessage[] = [];
-  private socket: WebSocket | undefined;
-  private readonly waiters = new Set<{
-    test: (m: RTVIMessage) => boolean;
-    resolve: (m: RTVIMessage) => void;
-  }>();
-  private sequence = 0;
-
-  constructor(
-    readonly server: WebSocketServer,
-    private readonly onCall: (
-      method: string,
-      payload: string,
-      id: string,
-    ) => RTVIMessage | undefined,
-  ) {
-    server.on('connection', (socket) => {
-      this.socket = socket;
-      socket.on('message', (data: Buffer) => this.onFrame(new Uint8Array(data)));
-    });
-  }
-
-  static async start(onCall: TestBot['onCall']): Promise<TestBot> {
-    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    return new TestBot(server, onCall);
-  }
-
-  get url(): string {
-    const address = this.server.address();
-    if (typeof address === 'string' || address === null) throw new Error('no address');
-    return `ws://127.0.0.1:${address.port}`;
-  }
-
-  send(message: RTVIMessage): void {
-    this.socket?.send(encodeRtviFrame(message));
-  }
-
-  waitFor(test: (m: RTVIMessage) => boolean, timeoutMs = 3000): Promise<RTVIMessage> {
-    const found = this.received.find(test);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const waiter = { test, resolve: (m: RTVIMessage) => (clearTimeout(timer), resolve(m)) };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        reject(new Error('bot: timed out waiting for a message'));
-      }, timeoutMs);
-      this.waiters.add(waiter);
-    });
-  }
-
-  /** Ask the client to run `method`; resolves with the ack and the response data. */
-  async request(method: string, payload: string, responseTimeoutMs = 10000) {
-    const requestId = `bot-${++this.sequence}`;
-    this.send(
-      rtviRpcRequestMessage({
-        requestId,
-        method,
-        payload,
-        responseTimeoutMs,
-        callerIdentity: 'bot',
-      }),
-    );
-    const ack = await this.waitFor((m) => clientMessage(m, 'rpc-ack')?.['requestId'] === requestId);
-    const response = await this.waitFor(
-      (m) => clientMessage(m, 'rpc-response')?.['requestId'] === requestId,
-    );
-    return { ack, response: (response.data as { d: RtviRpcResponseData }).d };
-  }
-
-  closeClient(): void {
-    this.socket?.close();
-  }
-
-  async stop(): Promise<void> {
-    for (const client of this.server.clients) client.terminate();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private onFrame(bytes: Uint8Array): void {
-    const decoded = decodeRtviFrame(bytes);
-    if (!decoded.ok) return;
-    const message = decoded.message;
-    this.received.push(message);
-    if (message.type === 'client-ready' && message.id) {
-      this.send(botReady(message.id, RTVI_PROTOCOL_VERSION, { library: 'test-bot' }));
-    }
-    const call = clientMessage(message, 'rpc-call');
-    if (call && message.id) {
-      const parsed = parseRtviRpcCall(call);
-      if (parsed.ok) {
-        const answer = this.onCall(parsed.value.method, parsed.value.payload, message.id);
-        if (answer) this.send(answer);
-      }
-    }
-    for (const waiter of [...this.waiters]) {
-      if (waiter.test(message)) {
-        this.waiters.delete(waiter);
-        waiter.resolve(message);
-      }
-    }
-  }
-}
-
-function clientMessage(message: RTVIMessage, t: string): Record<string, unknown> | undefined {
-  if (message.type !== 'client-message') return undefined;
-  const data = message.data as { t?: unknown; d?: unknown };
-  return data.t === t ? (data.d as Record<string, unknown>) : undefined;
-}
 
 function botCalls(method: string, payload: string, id: string): RTVIMessage | undefined {
   switch (method) {
@@ -159,31 +38,12 @@ function botCalls(method: string, payload: string, id: string): RTVIMessage | un
 }
 
 describe('RTVI transport with the real PipecatClient', () => {
-  let restoreShims: () => void;
   let bot: TestBot;
   let client: PipecatClient;
   let transport: RtviTransport;
   let session: ScenaroSession;
 
-  const quiet: (() => void)[] = [];
-  beforeAll(() => {
-    restoreShims = installPipecatNodeShims();
-    pipecatLogger.setLevel(LogLevel.NONE);
-    // The transport's reconnecting socket logs through console directly.
-    for (const level of ['debug', 'log', 'warn', 'error'] as const) {
-      const original = console[level];
-      const spy = vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-        const text = String(args[0]);
-        if (!text.startsWith('websocket:') && !text.startsWith('signaling socket'))
-          original(...args);
-      });
-      quiet.push(() => spy.mockRestore());
-    }
-  });
-  afterAll(() => {
-    for (const restore of quiet) restore();
-    restoreShims();
-  });
+  usePipecatNodeInEachSuite();
 
   async function connect(): Promise<void> {
     bot = await TestBot.start(botCalls);

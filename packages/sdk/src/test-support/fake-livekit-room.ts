@@ -4,7 +4,9 @@
  * `localParticipant.performRpc`, `on`/`off` for disconnect events), with
  * livekit-client's own `RpcError` class on the wire and its handler rules
  * (duplicate registration throws; a non-`RpcError` throw becomes 1500
- * "Uncaught error: ..."). Test-only: it imports livekit-client at run time.
+ * "Uncaught error: ..."); and the voice subset (`state`, `connect`, `disconnect`,
+ * the local microphone and its track's mute), whose room events the test plays
+ * with `emit`. Test-only: it imports livekit-client at run time.
  */
 import { RpcError as LiveKitRpcError } from 'livekit-client';
 import type { PerformRpcParams, RpcInvocationData } from 'livekit-client';
@@ -17,8 +19,20 @@ type RoomListener = (...args: never[]) => void;
 export class FakeLiveKitRoom {
   readonly localParticipant: {
     readonly identity: string;
+    readonly isLocal: true;
     performRpc(params: PerformRpcParams): Promise<string>;
+    setMicrophoneEnabled(enabled: boolean): Promise<undefined>;
+    getTrackPublication(
+      source: string,
+    ): { mute(): Promise<undefined>; unmute(): Promise<undefined> } | undefined;
   };
+  /** The room's `ConnectionState`. */
+  state = 'disconnected';
+  /** What the voice surface asked of the room, in order (`connect url token`, `mic on`, `mute`...). */
+  readonly voiceCalls: string[] = [];
+  /** Thrown by `setMicrophoneEnabled(true)` (e.g. a `NotAllowedError`). */
+  micFailure: unknown;
+  #micEnabled = false;
   private readonly transport: LoopbackTransport;
   private readonly handlers = new Set<string>();
   private readonly listeners = new Map<string, Set<RoomListener>>();
@@ -26,10 +40,33 @@ export class FakeLiveKitRoom {
 
   constructor(transport: LoopbackTransport) {
     this.transport = transport;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the participant reports to its room
+    const room = this;
+    const micPublication = {
+      mute: async () => {
+        room.voiceCalls.push('mute');
+        room.emit('trackMuted', { source: 'microphone' }, room.localParticipant);
+        return undefined;
+      },
+      unmute: async () => {
+        room.voiceCalls.push('unmute');
+        room.emit('trackUnmuted', { source: 'microphone' }, room.localParticipant);
+        return undefined;
+      },
+    };
     this.localParticipant = {
       get identity() {
         return transport.localIdentity;
       },
+      isLocal: true,
+      setMicrophoneEnabled: async (enabled) => {
+        room.voiceCalls.push(`mic ${enabled ? 'on' : 'off'}`);
+        if (enabled && room.micFailure !== undefined) throw room.micFailure;
+        room.#micEnabled = enabled;
+        return undefined;
+      },
+      getTrackPublication: (source) =>
+        source === 'microphone' && room.#micEnabled ? micPublication : undefined,
       performRpc: async ({ destinationIdentity, method, payload, responseTimeout = 15000 }) => {
         try {
           return await transport.performRpc({
@@ -76,6 +113,7 @@ export class FakeLiveKitRoom {
 
   on(event: 'participantDisconnected', listener: (participant: { identity: string }) => void): this;
   on(event: 'disconnected', listener: (reason?: unknown) => void): this;
+  on(event: string, listener: RoomListener): this;
   on(event: string, listener: RoomListener): this {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
@@ -88,6 +126,7 @@ export class FakeLiveKitRoom {
     listener: (participant: { identity: string }) => void,
   ): this;
   off(event: 'disconnected', listener: (reason?: unknown) => void): this;
+  off(event: string, listener: RoomListener): this;
   off(event: string, listener: RoomListener): this {
     this.listeners.get(event)?.delete(listener);
     return this;
@@ -98,12 +137,33 @@ export class FakeLiveKitRoom {
     return this.listeners.get(event)?.size ?? 0;
   }
 
+  /** `Room.connect`: the state goes to connected (with its `connectionStateChanged` events). */
+  async connect(url: string, token: string): Promise<void> {
+    this.voiceCalls.push(`connect ${url} ${token}`);
+    this.#setState('connecting');
+    this.#setState('connected');
+  }
+
+  /** `Room.disconnect`. */
+  async disconnect(): Promise<void> {
+    this.voiceCalls.push('disconnect');
+    this.#micEnabled = false;
+    this.#setState('disconnected');
+    this.emit('disconnected');
+  }
+
+  #setState(state: string): void {
+    this.state = state;
+    this.emit('connectionStateChanged', state);
+  }
+
   /** Stop relaying the loopback participant's disconnect events. */
   dispose(): void {
     this.unsubscribe();
   }
 
-  private emit(event: string, ...args: unknown[]): void {
+  /** Fire a room event, as livekit-client would. */
+  emit(event: string, ...args: unknown[]): void {
     for (const listener of [...(this.listeners.get(event) ?? [])]) {
       (listener as (...values: unknown[]) => void)(...args);
     }

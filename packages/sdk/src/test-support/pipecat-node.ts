@@ -10,9 +10,10 @@
  *
  * Test-only (excluded from the build).
  */
-import { PipecatClient } from '@pipecat-ai/client-js';
+import { LogLevel, PipecatClient, logger as pipecatLogger } from '@pipecat-ai/client-js';
 import type { PipecatClientOptions } from '@pipecat-ai/client-js';
 import { WebSocketTransport } from '@pipecat-ai/websocket-transport';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
 
 /** `ws`'s WebSocket with `binaryType = "blob"`, as browsers default to. */
@@ -40,6 +41,40 @@ export function installPipecatNodeShims(): () => void {
     if (previousWebSocket === undefined) delete scope['WebSocket'];
     else scope['WebSocket'] = previousWebSocket;
   };
+}
+
+/**
+ * Silence the WebSocket transport's own console lines (`websocket: …`, `signaling socket …`),
+ * which it writes directly; other console output passes. Returns a function restoring console.
+ */
+export function quietPipecatConsole(): () => void {
+  const restores: (() => void)[] = [];
+  for (const level of ['debug', 'log', 'warn', 'error'] as const) {
+    const original = console[level];
+    const spy = vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      const text = String(args[0]);
+      if (!text.startsWith('websocket:') && !text.startsWith('signaling socket')) original(...args);
+    });
+    restores.push(() => spy.mockRestore());
+  }
+  return () => {
+    for (const restore of restores) restore();
+  };
+}
+
+/**
+ * For the enclosing suite: the Node shims and the transport's console lines quieted before its
+ * tests (restored after), and client-js's logger silenced.
+ */
+export function usePipecatNodeInEachSuite(): void {
+  let restore: (() => void)[] = [];
+  beforeAll(() => {
+    pipecatLogger.setLevel(LogLevel.NONE);
+    restore = [installPipecatNodeShims(), quietPipecatConsole()];
+  });
+  afterAll(() => {
+    for (const undo of restore.reverse()) undo();
+  });
 }
 
 /** The media manager surface WebSocketTransport calls, with no devices. */
@@ -96,9 +131,15 @@ export function createNodeMediaManager() {
   };
 }
 
-/** A `PipecatClient` over a `WebSocketTransport`, ready for Node (call the shims first). */
+/**
+ * A `PipecatClient` over a `WebSocketTransport`, ready for Node (call the shims first).
+ * `beforeClient` sees the transport before the client initializes it (e.g. to tap its messages).
+ */
 export function createNodePipecatClient(
-  options: { callbacks?: PipecatClientOptions['callbacks'] } = {},
+  options: {
+    callbacks?: PipecatClientOptions['callbacks'];
+    beforeClient?: (transport: WebSocketTransport) => void;
+  } = {},
 ) {
   const mediaManager = createNodeMediaManager();
   const transport = new WebSocketTransport({
@@ -106,6 +147,7 @@ export function createNodePipecatClient(
       ConstructorParameters<typeof WebSocketTransport>[0]
     >['mediaManager'],
   });
+  options.beforeClient?.(transport);
   const client = new PipecatClient({
     transport,
     enableMic: false,

@@ -1,6 +1,7 @@
 /**
- * The words of shoppers' requests to the scripted shop assistant: normalized text, counts and
- * ordinals.
+ * The words of shoppers' requests to the scripted shop assistant: normalized text, counts,
+ * ordinals, and amounts said in words (what a speech recognizer writes: "under one hundred
+ * dollars").
  *
  * @module
  */
@@ -60,4 +61,86 @@ export function normalize(text: string): string {
     .replace(/(\d+)\s*(gb|tb)\b/g, '$1$2')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+const SMALL_NUMBERS: Readonly<Record<string, number>> = {
+  ...NUMBER_WORDS,
+  zero: 0,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
+
+const AMOUNT_WORD = `(?:${[...Object.keys(SMALL_NUMBERS), 'hundred', 'thousand', 'a', 'and'].join('|')})`;
+const SPOKEN_AMOUNT = new RegExp(
+  String.raw`\b(${AMOUNT_WORD}(?:[\s-]+${AMOUNT_WORD})*)\s+(dollars?|bucks)\b`,
+  'g',
+);
+
+/** The number `words` say ("one hundred and fifty" is 150), or undefined. */
+function wordsToNumber(words: string[]): number | undefined {
+  let total = 0;
+  let current = 0;
+  let said = false;
+  for (const word of words) {
+    if (word === 'and') continue;
+    if (word === 'a') {
+      current ||= 1;
+    } else if (word === 'hundred') {
+      current = (current || 1) * 100;
+      said = true;
+    } else if (word === 'thousand') {
+      total += (current || 1) * 1000;
+      current = 0;
+      said = true;
+    } else {
+      current += SMALL_NUMBERS[word] ?? 0;
+      said = true;
+    }
+  }
+  return said ? total + current : undefined;
+}
+
+/** Split a run of number words into numbers: an "and" not after hundred/thousand separates two. */
+function splitNumbers(words: string[]): string[][] {
+  const numbers: string[][] = [[]];
+  words.forEach((word, i) => {
+    const previous = words[i - 1];
+    if (word === 'and' && previous !== 'hundred' && previous !== 'thousand') numbers.push([]);
+    else numbers.at(-1)?.push(word);
+  });
+  return numbers;
+}
+
+/**
+ * Amounts said in words written in digits: "under one hundred dollars" is "under 100 dollars",
+ * "between fifty and one hundred and fifty dollars" is "between 50 and 150 dollars".
+ */
+export function amountsInDigits(text: string): string {
+  return text.replace(SPOKEN_AMOUNT, (whole, amount: string, unit: string) => {
+    const words = amount.split(/[\s-]+/);
+    // A leading "a"/"and" that belongs to the sentence ("for a fifty dollars") stays.
+    let start = 0;
+    while (start < words.length - 1 && (words[start] === 'and' || words[start] === 'a')) {
+      if (words[start] === 'a' && /^(hundred|thousand)$/.test(words[start + 1] ?? '')) break;
+      start++;
+    }
+    const values = splitNumbers(words.slice(start)).map(wordsToNumber);
+    if (values.some((v) => v === undefined)) return whole;
+    return [...words.slice(0, start), values.join(' and '), unit].join(' ');
+  });
 }
