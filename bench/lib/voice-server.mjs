@@ -5,7 +5,7 @@ import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import { repoRoot } from './common.mjs';
 
-/** A voice server in a child process; `config` = {stopMs, sttArgs}. */
+/** A voice server in a child process; `config` = {stopMs, sttArgs, sttPool, ttsWorkers}. */
 export async function startVoiceServer(config) {
   const child = fork(
     path.join(repoRoot, 'bench/lib/voice-server-child.mjs'),
