@@ -130,8 +130,8 @@ export async function recognizeStream(
   };
 }
 
-/** An option set as the bench prints it. */
-const label = (args) => (args.length ? args.join(' ') : 'PocketSphinx defaults');
+/** An option set as the bench prints it (options added to the adapter's defaults). */
+const label = (args) => (args.length ? args.join(' ') : 'DEFAULT_POCKETSPHINX_ARGS');
 
 /**
  * The WER part: each option set (`sets`, lists of pocketsphinx_continuous options) at each
@@ -171,7 +171,8 @@ export async function recognitionTable(voiceTurns, sets, peaks, print) {
   }
   print(
     `PocketSphinx offline: ${voiceTurns.length} voices (${voiceTurns.map((v) => v.voice).join(', ')}), ` +
-      `${rows[0]?.errors.referenceWords} words each level; CPU = recognizer CPU s per s of audio`,
+      `${rows[0]?.errors.referenceWords} words each level; options added to DEFAULT_POCKETSPHINX_ARGS; ` +
+      'CPU = recognizer CPU s per s of audio',
     [
       'options',
       'level',
