@@ -22,7 +22,7 @@ const BENCHES = [
   { name: 'fuzz-soak', file: 'fuzz-soak.bench.mjs', timeoutS: 320 },
   { name: 'cli-startup', file: 'cli-startup.bench.mjs', timeoutS: 240 },
   { name: 'voice', file: 'voice.bench.mjs', timeoutS: 540 },
-  { name: 'voice-capacity', file: 'voice-capacity.bench.mjs', timeoutS: 620 },
+  { name: 'voice-capacity', file: 'voice.bench.mjs', args: ['--part', 'capacity'], timeoutS: 620 },
 ];
 
 for (const built of ['sdk', 'agent', 'domains', 'eval', 'cli']) {
@@ -38,7 +38,7 @@ const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 
 function runBench(bench) {
   const resultFile = path.join(scratch, `${bench.name}.json`);
-  const args = [path.join('bench', bench.file)];
+  const args = [path.join('bench', bench.file), ...(bench.args ?? [])];
   return new Promise((resolve) => {
     const started = new Date();
     const t0 = performance.now();

@@ -2,8 +2,14 @@
 // PocketSphinx, Flite) and a scripted policy (the echo policy of @scenaro/agent/testing: "You
 // said <what it heard>. What else can I do for you?", streamed two words per delta).
 //
-//   npm run build && node bench/voice.bench.mjs [--part all|latency|concurrency]
-//       [--step-s 18] [--sessions 1,2,4] [--stt-args="-vad_threshold 3.0"]
+//   npm run build && node bench/voice.bench.mjs [--part all|latency|concurrency|capacity|wer]
+//       [--step-s 18] [--sessions 1,2,4] [--stt-args="-vad_threshold 3.0"] [--stt-pool 2]
+//       [--tts-workers 2] [--stt-sets="-maxwpf 10;-ds 2"] [--voices slt,kal16] [--peaks as-spoken,0.1]
+//
+// `all` runs parts 1-4 (latency and concurrency); `capacity` and `wer` run on their own.
+// --stt-args are added to the recognizer's options (PocketsphinxOptions.extraArgs: an option
+// named there replaces the adapter's default), --stt-pool and --tts-workers set the recognizers
+// kept waiting and Flite's workers (default: the engines' defaults).
 //
 // Every server runs in a child process (bench/lib/voice-server-child.mjs: startBotServer with
 // voice, real-time output pacing, 40 ms frames sent up to 80 ms ahead); the callers run here
@@ -43,7 +49,16 @@
 //    apart), p95 and max frame lateness, late transcripts (sessions' first turns apart),
 //    server CPU over the step after its first 2 s (% of one core, recognizers included), the
 //    server's event-loop delay p99, the callers' send lag p99 (this process), the load average.
-// Loopback only, bounded (watchdog 480 s), exits by itself.
+// capacity. Voice sessions per core (bench/lib/voice-capacity.mjs): N = 2, 4, 8 callers (or
+//    --sessions) of 3 turns each on a fresh server per N; cores per talking session, server
+//    memory per session, reply latency (user-stopped-speaking -> first bot audio), unheard turns.
+// wer. The recognizer alone, as the evaluation's fast-clock audio mode runs it
+//    (bench/lib/voice-recognition.mjs): the user turns spoken by each of --voices, one stream
+//    per voice through the VAD into a PocketSphinx session as fast as it takes it, for each
+//    option set of --stt-sets (`;`-separated; default: --stt-args) at each level of --peaks
+//    (as spoken, or scaled to a peak amplitude, 0.1 = -20 dBFS): WER, recognizer CPU per second
+//    of audio, the CPU it had used at the first final.
+// Loopback only, bounded (watchdog 480 s, 3600 s for wer), exits by itself.
 import * as os from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -56,22 +71,35 @@ import {
 import { SPOKEN_USER_TURNS } from '@scenaro/agent/testing';
 import { emitMeasured, emitResult, percentile, printTable, watchdog } from './lib/common.mjs';
 import { cpuBetween, treeCpu } from './lib/proc-cpu.mjs';
+import { capacityTable } from './lib/voice-capacity.mjs';
+import { recognitionTable } from './lib/voice-recognition.mjs';
 import { spokenTurn, VoiceCaller } from './lib/voice-caller.mjs';
 import { startVoiceServer } from './lib/voice-server.mjs';
 
-watchdog('voice bench', 480);
 const { values: args } = parseArgs({
   options: {
     part: { type: 'string', default: 'all' },
     'step-s': { type: 'string', default: '18' },
     sessions: { type: 'string' },
     'stt-args': { type: 'string', default: '' },
+    'stt-sets': { type: 'string' },
+    'stt-pool': { type: 'string' },
+    'tts-workers': { type: 'string' },
+    voices: { type: 'string', default: 'slt,kal16,rms,awb' },
+    peaks: { type: 'string', default: 'as-spoken,0.1' },
   },
 });
+watchdog('voice bench', args.part === 'wer' ? 3600 : 480);
 const STEP_S = Number(args['step-s']);
 const DEFAULT_RAMP = [1, 2, 4, 6, 8, 10, 12];
 const RAMP = args.sessions ? args.sessions.split(',').map(Number) : DEFAULT_RAMP;
 const STT_ARGS = args['stt-args'].split(' ').filter(Boolean);
+/** What every voice server child of this run is started with. */
+const ENGINES = {
+  sttArgs: STT_ARGS,
+  ...(args['stt-pool'] === undefined ? {} : { sttPool: Number(args['stt-pool']) }),
+  ...(args['tts-workers'] === undefined ? {} : { ttsWorkers: Number(args['tts-workers']) }),
+};
 const TARGET_SESSIONS = 8;
 const DEFAULT_STOP_MS = 800;
 const LATENCY_MARGIN_MS = 400;
@@ -85,7 +113,14 @@ const q = (values, p) => {
 };
 const fmt = (v, digits = 0) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(digits));
 const sum = (list, f) => list.reduce((a, x) => a + f(x), 0);
-const engines = STT_ARGS.length ? ` (pocketsphinx ${STT_ARGS.join(' ')})` : '';
+const engines = [
+  STT_ARGS.length ? `pocketsphinx ${STT_ARGS.join(' ')}` : '',
+  ENGINES.sttPool === undefined ? '' : `recognizer pool ${ENGINES.sttPool}`,
+  ENGINES.ttsWorkers === undefined ? '' : `${ENGINES.ttsWorkers} Flite workers`,
+]
+  .filter(Boolean)
+  .join(', ')
+  .replace(/^(.+)$/, ' ($1)');
 
 const missing = await createPocketsphinxSpeechToText()
   .check()
@@ -99,8 +134,8 @@ if (missing) {
   process.exit(0);
 }
 
-async function spokenTurns() {
-  const tts = createFliteTextToSpeech({ voice: 'slt', sampleRate: INPUT_SAMPLE_RATE });
+async function spokenTurns(voice = 'slt') {
+  const tts = createFliteTextToSpeech({ voice, sampleRate: INPUT_SAMPLE_RATE });
   const turns = [];
   for (const text of SPOKEN_USER_TURNS)
     turns.push(spokenTurn(text, await synthesizeAll(tts, text)));
@@ -131,7 +166,7 @@ const SERVER_STAGES = [
 const spread = (values) => ({ p50: q(values, 0.5), p95: q(values, 0.95), max: q(values, 1) });
 
 async function oneSession(turns, stopMs) {
-  const server = await startVoiceServer({ stopMs, sttArgs: STT_ARGS });
+  const server = await startVoiceServer({ stopMs, ...ENGINES });
   const caller = new VoiceCaller(server.url, turns, { maxTurns: turns.length });
   server.onTiming = (t) => caller.serverTiming(t);
   await caller.open();
@@ -252,6 +287,8 @@ async function rampStep(server, turns, n) {
       }),
   );
   await Promise.all(callers.map((c) => c.open()));
+  const timings = [];
+  server.onTiming = (t) => timings.push(t);
   const loadBefore = load1();
   const runs = callers.map((c) => c.run());
   // The recognizers start with the first audio frame: CPU is measured once they are loaded.
@@ -280,6 +317,7 @@ async function rampStep(server, turns, n) {
     sentence_underruns: sum(callers, (c) => c.sentenceUnderruns),
     late_p95_ms: q(lateness, 0.95) ?? 0,
     late_max_ms: q(lateness, 1) ?? 0,
+    flite_first_sentence_ms: spread(timings.map((t) => t.ttsFirstAudio - t.ttsStart)),
     late_transcripts: sum(transcripts, (t) => t.late + t.unheard),
     late_first_turns: late.filter((d) => d.turn === 0).length,
     late,
@@ -308,7 +346,7 @@ async function rampStep(server, turns, n) {
 }
 
 async function ramp(turns) {
-  const server = await startVoiceServer({ stopMs: DEFAULT_STOP_MS, sttArgs: STT_ARGS });
+  const server = await startVoiceServer({ stopMs: DEFAULT_STOP_MS, ...ENGINES });
   const steps = [];
   try {
     for (const n of RAMP) {
@@ -341,6 +379,7 @@ async function ramp(turns) {
       'lateness p95 / max ms',
       'late transcripts (first turns)',
       'turn latency p50 ms',
+      'Flite 1st sentence p50 / p95 ms',
       'server CPU % (recognizers)',
       'loop delay p99 ms',
       'client send lag p99 ms',
@@ -355,6 +394,7 @@ async function ramp(turns) {
       `${fmt(s.late_p95_ms, 1)} / ${fmt(s.late_max_ms)}`,
       `${s.late_transcripts} (${s.late_first_turns})`,
       fmt(s.latency_p50_ms),
+      `${fmt(s.flite_first_sentence_ms.p50)} / ${fmt(s.flite_first_sentence_ms.p95)}`,
       `${fmt(s.cpu_pct)} (${fmt(s.recognizer_pct)})`,
       fmt(s.loop_p99_ms, 1),
       fmt(s.send_lag_p99_ms, 1),
@@ -400,6 +440,22 @@ if (args.part === 'all' || args.part === 'latency') {
   }));
 }
 if (args.part === 'all' || args.part === 'concurrency') result.concurrency = await ramp(turns);
+if (args.part === 'capacity') {
+  const levels = args.sessions ? RAMP : [2, 4, 8];
+  const options = { turnsEach: 3, stopMs: DEFAULT_STOP_MS, ...ENGINES };
+  result.capacity = await capacityTable(turns, levels, options, printTable);
+}
+if (args.part === 'wer') {
+  const voiceTurns = [];
+  for (const voice of args.voices.split(',')) {
+    voiceTurns.push({ voice, turns: voice === 'slt' ? turns : await spokenTurns(voice) });
+  }
+  const sets = (args['stt-sets'] ?? args['stt-args'])
+    .split(';')
+    .map((set) => set.split(' ').filter(Boolean));
+  const peaks = args.peaks.split(',').map((p) => (p === 'as-spoken' ? undefined : Number(p)));
+  result.recognition = await recognitionTable(voiceTurns, sets, peaks, printTable);
+}
 result.load_end = load1();
 console.log(
   `load average (1 min) ${result.load_start} at the start, ${result.load_end} at the end`,

@@ -5,10 +5,12 @@
 //   -> {timing, session}                each answered utterance's server-side marks (onTurnTiming),
 //                                       in ms since the epoch (performance.timeOrigin + now())
 //   <- 'reset'   -> {reset: true}       restart the event-loop delay histogram
-//   <- 'report'  -> {cpu_ms, loop: {p50_ms, p99_ms, max_ms}, sessions}
+//   <- 'report'  -> {cpu_ms, rss, loop: {p50_ms, p99_ms, max_ms}, sessions}
 //   <- 'stop'                           close the server and exit
-// Usage: fork('bench/lib/voice-server-child.mjs', [JSON.stringify({stopMs, sttArgs})]): the VAD
-// stop window, and extra pocketsphinx_continuous options (PocketsphinxOptions.extraArgs).
+// Usage: fork('bench/lib/voice-server-child.mjs', [JSON.stringify({stopMs, sttArgs, sttPool,
+// ttsWorkers})]): the VAD stop window, extra pocketsphinx_continuous options
+// (PocketsphinxOptions.extraArgs), the recognizers kept waiting (poolSize) and Flite's workers
+// (undefined: the engines' defaults).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -22,10 +24,16 @@ import {
 } from '@scenaro/agent';
 import { echoConversation } from '@scenaro/agent/testing';
 
-const { stopMs = 800, sttArgs = [] } = JSON.parse(process.argv[2] ?? '{}');
+const { stopMs = 800, sttArgs = [], sttPool, ttsWorkers } = JSON.parse(process.argv[2] ?? '{}');
 const dataRoot = mkdtempSync(path.join(tmpdir(), 'scenaro-voice-bench-'));
-const stt = createPocketsphinxSpeechToText({ extraArgs: sttArgs });
-const tts = createFliteTextToSpeech({ voice: 'slt' });
+const stt = createPocketsphinxSpeechToText({
+  extraArgs: sttArgs,
+  ...(sttPool === undefined ? {} : { poolSize: sttPool }),
+});
+const tts = createFliteTextToSpeech({
+  voice: 'slt',
+  ...(ttsWorkers === undefined ? {} : { workers: ttsWorkers }),
+});
 await stt.check();
 await synthesizeAll(tts, 'Ready.'); // compile Flite and start its worker before the clock runs
 
@@ -61,6 +69,7 @@ process.on('message', async (message) => {
     const cpu = process.cpuUsage(cpu0);
     process.send({
       cpu_ms: (cpu.user + cpu.system) / 1000,
+      rss: process.memoryUsage().rss,
       loop: {
         p50_ms: ms(loop.percentile(50)),
         p99_ms: ms(loop.percentile(99)),
@@ -71,7 +80,7 @@ process.on('message', async (message) => {
   } else if (message === 'stop') {
     loop.disable();
     await server.close();
-    await tts.close();
+    await Promise.all([stt.close(), tts.close()]);
     rmSync(dataRoot, { recursive: true, force: true });
     process.exit(0);
   }

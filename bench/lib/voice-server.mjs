@@ -5,7 +5,7 @@ import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import { repoRoot } from './common.mjs';
 
-/** A voice server in a child process; `config` = {stopMs, sttArgs}. */
+/** A voice server in a child process; `config` = {stopMs, sttArgs, sttPool, ttsWorkers}. */
 export async function startVoiceServer(config) {
   const child = fork(
     path.join(repoRoot, 'bench/lib/voice-server-child.mjs'),
@@ -13,6 +13,10 @@ export async function startVoiceServer(config) {
     { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const server = { child, stopMs: config.stopMs, onTiming: () => {}, crashed: undefined };
+  // A failed run (a timeout, an exception) must not leave the server running.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   child.on('error', (err) => console.error(`voice server: ${err.message}`));
   let pendingReply;
   let ready;

@@ -7,7 +7,8 @@
  * taking a turn.
  *
  * The listener starts on the first audio frame (a recognizer process per
- * session only when the session hears audio). When the STT cannot run here,
+ * session only when the session hears audio; PocketSphinx hands it one it
+ * started ahead, once the server has heard audio). When the STT cannot run here,
  * the first audio frame is answered with an RTVI `error` that says what to
  * install, once per session.
  */

@@ -74,3 +74,20 @@ describe('Flite TTS', () => {
     await expect(synthesizeAll(closed, 'Hello.')).rejects.toThrow(/closed/);
   });
 });
+
+describe('Flite TTS workers', () => {
+  it('synthesizes sentences at once on up to `workers` threads, each as one worker would', async () => {
+    const one = createFliteTextToSpeech({ workers: 1 });
+    const two = createFliteTextToSpeech({ workers: 2 });
+    const texts = [
+      'Your flight is confirmed.',
+      'The seat is by the window.',
+      'Dinner is included.',
+    ];
+    const alone = await Promise.all(texts.map((t) => synthesizeAll(one, t)));
+    const together = await Promise.all(texts.map((t) => synthesizeAll(two, t)));
+    expect(together).toEqual(alone);
+    await Promise.all([one.close(), two.close()]);
+    expect(() => createFliteTextToSpeech({ workers: 0 })).toThrow(/positive integer/);
+  });
+});

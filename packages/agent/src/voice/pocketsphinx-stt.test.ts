@@ -131,6 +131,7 @@ describe('PocketSphinx adapter', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     await session.close();
     expect(() => session.write(silencePcm16(10))).toThrow(/closed/);
+    await stt.close();
   });
 
   it('rejects pending finals when the recognizer dies, with its error lines', async () => {
@@ -146,6 +147,7 @@ describe('PocketSphinx adapter', () => {
     await expect(final).rejects.toThrow(/PocketSphinx failed: .*model broken/);
     expect(() => session.write(silencePcm16(256))).toThrow(/model broken/);
     await session.close();
+    await stt.close();
   });
 });
 
