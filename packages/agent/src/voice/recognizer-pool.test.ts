@@ -17,6 +17,9 @@ function alive(pid: number): boolean {
   }
 }
 
+// Waits for conditions, not timing bounds: a loaded machine may start a shell slowly.
+const WAIT = 10_000;
+
 describe('recognizer pool', () => {
   let dir: string;
   let binary: string;
@@ -61,10 +64,11 @@ describe('recognizer pool', () => {
 
     const first = pool.take(); // none waiting: a new process, and the pool starts filling
     expect(pool.waiting).toBe(1);
-    await expect.poll(started).toHaveLength(2); // the first take's own and one spare loading
-    await expect.poll(started, { timeout: 3000 }).toHaveLength(3); // the second after it loaded
-    await expect.poll(() => pool.waiting).toBe(2);
-    const spares = (await started()).slice(1);
+    await expect.poll(started, { timeout: WAIT }).toHaveLength(2); // the first take's own and one spare loading
+    await expect.poll(started, { timeout: WAIT }).toHaveLength(3); // the second after it loaded
+    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(2);
+    // The take's own and the first spare start together: their pids are listed in either order.
+    const spares = (await started()).filter((pid) => pid !== first.pid);
     await new Promise((resolve) => setTimeout(resolve, 400)); // both loaded
     expect(await started()).toHaveLength(3);
 
@@ -77,7 +81,7 @@ describe('recognizer pool', () => {
     expect([second.pid, third.pid].sort()).toEqual([...spares].sort());
     // Refilled one at a time in the background.
     expect(pool.waiting).toBe(1);
-    await expect.poll(() => pool.waiting, { timeout: 3000 }).toBe(2);
+    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(2);
 
     // Closing kills the waiting processes, not the ones taken.
     const waiting = (await started()).filter((pid) => !owned.includes(pid));
@@ -100,13 +104,14 @@ describe('recognizer pool', () => {
 
   it('kills its waiting processes after idleMs without a take', async () => {
     await reset();
-    const pool = new RecognizerPool({ size: 1, idleMs: 600, start });
+    // Long enough for the spare's shell to note its pid on a loaded machine before it is killed.
+    const pool = new RecognizerPool({ size: 1, idleMs: 2000, start });
     const taken = pool.take();
-    await expect.poll(started).toHaveLength(2);
-    const [, spare] = await started();
+    await expect.poll(started, { timeout: WAIT }).toHaveLength(2);
+    const [spare] = (await started()).filter((pid) => pid !== taken.pid);
     expect(alive(spare!)).toBe(true);
-    await expect.poll(() => pool.waiting, { timeout: 3000 }).toBe(0);
-    await expect.poll(() => alive(spare!)).toBe(false);
+    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(0);
+    await expect.poll(() => alive(spare!), { timeout: WAIT }).toBe(false);
     expect(taken.running).toBe(true);
     taken.kill();
     await taken.exited;
@@ -117,10 +122,10 @@ describe('recognizer pool', () => {
     await reset();
     const pool = new RecognizerPool({ size: 1, idleMs: 60_000, start });
     const taken = pool.take();
-    await expect.poll(started).toHaveLength(2);
-    const [, spare] = await started();
+    await expect.poll(started, { timeout: WAIT }).toHaveLength(2);
+    const [spare] = (await started()).filter((pid) => pid !== taken.pid);
     process.kill(-spare!, 'SIGKILL');
-    await expect.poll(() => pool.waiting).toBe(0);
+    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await started()).toHaveLength(2);
     taken.kill();
