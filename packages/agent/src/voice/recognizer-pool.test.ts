@@ -17,16 +17,15 @@ function alive(pid: number): boolean {
   }
 }
 
-// Waits for conditions, not timing bounds: a loaded machine may start a shell slowly.
-const WAIT = 10_000;
-
 describe('recognizer pool', () => {
   let dir: string;
   let binary: string;
   let pidFile: string;
+  let readyFile: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'scenaro-pool-test-'));
     pidFile = join(dir, 'pids');
+    readyFile = join(dir, 'ready');
     binary = join(dir, 'recognizer.sh');
     // A stand-in recognizer: notes its pid, "loads" for 200 ms, logs the ready line, reads its input.
     await writeFile(
@@ -36,6 +35,7 @@ describe('recognizer pool', () => {
         `echo $$ >> ${pidFile}`,
         'sleep 0.2',
         'echo "INFO: continuous.c(307): /usr/bin/pocketsphinx_continuous COMPILED ON: test" >&2',
+        `echo $$ >> ${readyFile}`,
         'cat > /dev/null',
         '',
       ].join('\n'),
@@ -44,13 +44,18 @@ describe('recognizer pool', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  async function started(): Promise<number[]> {
-    const text = await readFile(pidFile, 'utf8').catch(() => '');
+  async function pids(file: string): Promise<number[]> {
+    const text = await readFile(file, 'utf8').catch(() => '');
     return text.split('\n').filter(Boolean).map(Number);
   }
+  const started = (): Promise<number[]> => pids(pidFile);
+  const loaded = (): Promise<number[]> => pids(readyFile);
+  /** Timing on a loaded machine: processes start and exit late. */
+  const patient = { timeout: 10_000 };
 
   async function reset(): Promise<void> {
     await writeFile(pidFile, '');
+    await writeFile(readyFile, '');
   }
 
   const start = (): RecognizerProcess => new RecognizerProcess(binary, []);
@@ -64,12 +69,12 @@ describe('recognizer pool', () => {
 
     const first = pool.take(); // none waiting: a new process, and the pool starts filling
     expect(pool.waiting).toBe(1);
-    await expect.poll(started, { timeout: WAIT }).toHaveLength(2); // the first take's own and one spare loading
-    await expect.poll(started, { timeout: WAIT }).toHaveLength(3); // the second after it loaded
-    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(2);
-    // The take's own and the first spare start together: their pids are listed in either order.
+    await expect.poll(started, patient).toHaveLength(2); // the first take's own and one spare loading
+    await expect.poll(started, patient).toHaveLength(3); // the second after it loaded
+    await expect.poll(() => pool.waiting).toBe(2);
     const spares = (await started()).filter((pid) => pid !== first.pid);
-    await new Promise((resolve) => setTimeout(resolve, 400)); // both loaded
+    await expect.poll(loaded, patient).toHaveLength(3); // both loaded
+    await new Promise((resolve) => setTimeout(resolve, 100)); // and their ready lines read
     expect(await started()).toHaveLength(3);
 
     // Each take gets its own loaded process, never one another take has.
@@ -81,7 +86,7 @@ describe('recognizer pool', () => {
     expect([second.pid, third.pid].sort()).toEqual([...spares].sort());
     // Refilled one at a time in the background.
     expect(pool.waiting).toBe(1);
-    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(2);
+    await expect.poll(() => pool.waiting, patient).toBe(2);
 
     // Closing kills the waiting processes, not the ones taken.
     const waiting = (await started()).filter((pid) => !owned.includes(pid));
@@ -104,14 +109,13 @@ describe('recognizer pool', () => {
 
   it('kills its waiting processes after idleMs without a take', async () => {
     await reset();
-    // Long enough for the spare's shell to note its pid on a loaded machine before it is killed.
-    const pool = new RecognizerPool({ size: 1, idleMs: 2000, start });
+    const pool = new RecognizerPool({ size: 1, idleMs: 1500, start });
     const taken = pool.take();
-    await expect.poll(started, { timeout: WAIT }).toHaveLength(2);
-    const [spare] = (await started()).filter((pid) => pid !== taken.pid);
+    await expect.poll(started, patient).toHaveLength(2);
+    const spare = (await started()).find((pid) => pid !== taken.pid);
     expect(alive(spare!)).toBe(true);
-    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(0);
-    await expect.poll(() => alive(spare!), { timeout: WAIT }).toBe(false);
+    await expect.poll(() => pool.waiting, patient).toBe(0);
+    await expect.poll(() => alive(spare!), patient).toBe(false);
     expect(taken.running).toBe(true);
     taken.kill();
     await taken.exited;
@@ -122,10 +126,10 @@ describe('recognizer pool', () => {
     await reset();
     const pool = new RecognizerPool({ size: 1, idleMs: 60_000, start });
     const taken = pool.take();
-    await expect.poll(started, { timeout: WAIT }).toHaveLength(2);
-    const [spare] = (await started()).filter((pid) => pid !== taken.pid);
+    await expect.poll(started, patient).toHaveLength(2);
+    const spare = (await started()).find((pid) => pid !== taken.pid);
     process.kill(-spare!, 'SIGKILL');
-    await expect.poll(() => pool.waiting, { timeout: WAIT }).toBe(0);
+    await expect.poll(() => pool.waiting, patient).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await started()).toHaveLength(2);
     taken.kill();

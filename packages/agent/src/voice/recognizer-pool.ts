@@ -43,6 +43,7 @@ export class RecognizerPool {
 
   /** A process for one session: a waiting one when there is one, else a new one. */
   take(): RecognizerProcess {
+    for (const spare of this.#spares.filter((p) => !p.running)) this.#forget(spare);
     const index = this.#spares.findIndex((p) => p.ready);
     const [taken] = this.#spares.splice(index >= 0 ? index : 0, 1);
     const process = taken ?? this.#options.start();
@@ -77,10 +78,12 @@ export class RecognizerPool {
     });
     // Died while waiting: forgotten; the next take starts another (no restart loop when the
     // recognizer cannot run).
-    void spare.exited.then(() => {
-      const at = this.#spares.indexOf(spare);
-      if (at >= 0) this.#spares.splice(at, 1);
-    });
+    void spare.exited.then(() => this.#forget(spare));
+  }
+
+  #forget(spare: RecognizerProcess): void {
+    const at = this.#spares.indexOf(spare);
+    if (at >= 0) this.#spares.splice(at, 1);
   }
 
   #armIdle(): void {
