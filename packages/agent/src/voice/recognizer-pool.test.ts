@@ -107,12 +107,18 @@ describe('recognizer pool', () => {
     await late.exited;
   });
 
-  it('kills its waiting processes after idleMs without a take', async () => {
+  /** A pool of one spare after its first take: the pool, the taken process, the spare's pid. */
+  async function poolOfOne(idleMs: number) {
     await reset();
-    const pool = new RecognizerPool({ size: 1, idleMs: 1500, start });
+    const pool = new RecognizerPool({ size: 1, idleMs, start });
     const taken = pool.take();
     await expect.poll(started, patient).toHaveLength(2);
     const spare = (await started()).find((pid) => pid !== taken.pid);
+    return { pool, taken, spare };
+  }
+
+  it('kills its waiting processes after idleMs without a take', async () => {
+    const { pool, taken, spare } = await poolOfOne(1500);
     expect(alive(spare!)).toBe(true);
     await expect.poll(() => pool.waiting, patient).toBe(0);
     await expect.poll(() => alive(spare!), patient).toBe(false);
@@ -123,11 +129,7 @@ describe('recognizer pool', () => {
   });
 
   it('forgets a process that dies while waiting, without restarting it in a loop', async () => {
-    await reset();
-    const pool = new RecognizerPool({ size: 1, idleMs: 60_000, start });
-    const taken = pool.take();
-    await expect.poll(started, patient).toHaveLength(2);
-    const spare = (await started()).find((pid) => pid !== taken.pid);
+    const { pool, taken, spare } = await poolOfOne(60_000);
     process.kill(-spare!, 'SIGKILL');
     await expect.poll(() => pool.waiting, patient).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 400));
