@@ -5,7 +5,7 @@
 // the page loads taps every node the page connects to its speakers, so the test hears what the
 // page plays. A last test has the browser refuse the microphone. Screenshots at 1280 and 375 px
 // go to test-artifacts/demo/.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,7 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
     const silence = (ms: number) => msToSamples(ms, INPUT_SAMPLE_RATE) * 2;
     const pcm = new Uint8Array(silence(leadMs) + speech.length + silence(3000));
     pcm.set(speech, silence(leadMs));
+    mkdirSync(artifacts, { recursive: true }); // a fresh checkout has no artifacts folder yet
     const file = join(artifacts, `${name}.wav`);
     writeFileSync(file, encodeWav({ pcm, sampleRate: INPUT_SAMPLE_RATE, channels: 1 }));
     return file;
