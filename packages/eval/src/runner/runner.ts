@@ -8,9 +8,12 @@
 import { readFile, readdir, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DbCache } from '@scenaro/agent';
-import type { ScriptedFault } from '@scenaro/agent';
+import type { ScriptedFault, VoiceOptions } from '@scenaro/agent';
 import { builtInDomains } from '@scenaro/domains';
 import { runBridgedScenario } from '../bridge/bridge.js';
+import type { AudioModeOptions } from '../bridge/bridge.js';
+import type { RelayClock } from '../bridge/audio-timeline.js';
+import { localVoices } from './voices.js';
 import type { ScenarioRun } from '../bridge/types.js';
 import { startLocalBots } from './bots.js';
 import type { LlmSettings, LocalBots } from './bots.js';
@@ -71,6 +74,17 @@ export interface EvaluationOptions {
   progressStream?: { write(text: string): unknown; isTTY?: boolean };
   /** The command line, for run_args.json. */
   argv?: string[];
+  /** `text` (default): turns relayed as text; `audio`: the bots' speech relayed between them. */
+  mode?: 'text' | 'audio';
+  /** Audio mode's clock. @default 'realtime' */
+  audioClock?: RelayClock;
+  /** Audio mode: time limits and the fast clock's trailing silence (see `AudioModeOptions`). */
+  audio?: Omit<AudioModeOptions, 'clock'>;
+  /**
+   * Audio mode, local bots: their voices (engines). @default offline engines: PocketSphinx, and
+   * Flite with voice slt for the agent and rms for the user
+   */
+  voice?: Record<'agent' | 'user', VoiceOptions>;
 }
 
 /** What a run produced. */
@@ -171,12 +185,17 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
     progress.finished(String(metrics['scenario_name']), outcomeOf(metrics), 'resumed');
 
   const dbCache = new DbCache();
+  const audio: AudioModeOptions | undefined =
+    options.mode === 'audio'
+      ? { ...options.audio, clock: options.audioClock ?? 'realtime' }
+      : undefined;
   let bots: LocalBots | undefined;
   if (!options.agentUrl || !options.userUrl) {
     bots = await startLocalBots({
       domains: new Set(work.map((w) => w.domain)),
       dataRoot,
       dbCache,
+      ...(audio ? { voice: localVoices(audio.clock, options.voice) } : {}),
       ...(options.agentLlm ? { agentLlm: options.agentLlm } : {}),
       ...(options.userLlm ? { userLlm: options.userLlm } : {}),
     });
@@ -216,6 +235,7 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
         ...(options.faults ? { faults: options.faults } : {}),
         ...(expectedState.dbHash ? { expectedDbHash: expectedState.dbHash } : {}),
         ...(item.domain.dataRoot ? { extraDataRoots: [item.domain.dataRoot] } : {}),
+        ...(audio ? { audio } : {}),
       });
       if (!run.failure?.infrastructure || attempt === attempts) break;
       progress.note(
@@ -296,6 +316,7 @@ async function recordInvocation(
   const parsed: Record<string, unknown> = { ...options };
   delete parsed['progressStream'];
   delete parsed['argv'];
+  delete parsed['voice'];
   if (options.judge?.apiKey) parsed['judge'] = { ...options.judge, apiKey: '<redacted>' };
   previous.invocations.push({
     started_at: new Date().toISOString(),
