@@ -36,6 +36,8 @@ export interface EvalFlags {
   faultyAgent?: 'drop-last-action';
   retries: string;
   minAgentTurns: string;
+  mode: 'text' | 'audio';
+  audioClock: 'realtime' | 'fast';
 }
 
 /** The default data root: `$EVAL_DATA_ROOT`, else `./data`. */
@@ -99,5 +101,12 @@ export function evaluationOptions(
     };
   }
   if (flags.faultyAgent) options.faults = [flags.faultyAgent];
+  // Text mode is the default and is not recorded, so text runs keep their arguments as they were.
+  if (flags.mode === 'audio') {
+    options.mode = 'audio';
+    if (wanted('audioClock')) options.audioClock = flags.audioClock;
+  } else if (flags.audioClock === 'fast') {
+    throw new Error('--audio-clock needs --mode audio');
+  }
   return options;
 }

@@ -5,11 +5,13 @@
  */
 export * from './replay/index.js';
 export * from './bridge/bot-connection.js';
-export type { BotEvent, TokenMetric } from './bridge/bot-events.js';
+export type { BotEvent, TokenMetric, TtfbMetric } from './bridge/bot-events.js';
+export type { RelayClock } from './bridge/audio-timeline.js';
 export * from './bridge/bridge.js';
 export * from './bridge/types.js';
 export * from './scoring/index.js';
 export * from './report/index.js';
+export * from './runner/audio-files.js';
 export * from './runner/bots.js';
 export * from './runner/expected.js';
 export * from './runner/files.js';

@@ -1,6 +1,7 @@
 /**
  * The bot's voice in one session: the reply's text streams in, each complete
- * sentence is synthesized while the previous one plays, and the audio goes
+ * sentence is synthesized while the previous one plays (so a long sentence that takes a while
+ * to synthesize does not leave a pause in the speech), and the audio goes
  * out in fixed-length frames timed by an {@link AudioClock} (real time for a
  * listener, sample-counted for evaluation). It emits the RTVI events Pipecat's
  * output emits around speech, in the same order:
@@ -58,6 +59,23 @@ export interface BotSpeakerOptions {
 /** How long after its audio has played the bot stops speaking (Pipecat's `BOT_VAD_STOP_SECS`). */
 export const STOPPED_SPEAKING_AFTER_MS = 350;
 
+/** A sentence synthesized ahead of its turn to be spoken. */
+interface Prefetched {
+  sentence: string;
+  signal: AbortSignal;
+  audio: Promise<Uint8Array[]>;
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const all: Uint8Array[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return all;
+}
+
+async function* replay(audio: Promise<Uint8Array[]>): AsyncIterable<Uint8Array> {
+  yield* await audio;
+}
+
 /** Marks the end of a reply in the queue. */
 const END_OF_REPLY = Symbol('end of reply');
 type QueueItem = string | typeof END_OF_REPLY;
@@ -84,6 +102,7 @@ export class BotSpeaker {
   #spokenInReply = 0;
   #marks: SpeechMarks = {};
   #idleWaiters: (() => void)[] = [];
+  #ahead: Prefetched | undefined;
 
   constructor(options: BotSpeakerOptions) {
     this.#tts = options.tts;
@@ -157,6 +176,7 @@ export class BotSpeaker {
     this.#controller.abort(Object.assign(new Error('speech interrupted'), { name: 'AbortError' }));
     this.#controller = new AbortController();
     this.#queue = [];
+    this.#ahead = undefined;
     this.#splitter.reset();
     this.#running = undefined;
     this.#finish();
@@ -206,9 +226,10 @@ export class BotSpeaker {
     }
     const started = performance.now();
     let first = true;
-    for await (const chunk of this.#tts.synthesize(sentence, { signal })) {
+    for await (const chunk of this.#audioOf(sentence, signal)) {
       if (first) {
         first = false;
+        this.#prefetchNext(signal);
         this.#marks.ttsFirstAudio ??= performance.now();
         this.#sink.emit('metrics', {
           ttfb: [
@@ -237,6 +258,23 @@ export class BotSpeaker {
     this.#sink.emit('metrics', {
       characters: [{ processor: `${this.#tts.name}-tts`, value: sentence.length }],
     });
+  }
+
+  /** The sentence's audio: synthesized ahead while the previous one played, or now. */
+  #audioOf(sentence: string, signal: AbortSignal): AsyncIterable<Uint8Array> {
+    const ahead = this.#ahead;
+    this.#ahead = undefined;
+    if (ahead && ahead.sentence === sentence && ahead.signal === signal) return replay(ahead.audio);
+    return this.#tts.synthesize(sentence, { signal });
+  }
+
+  /** Start synthesizing the next queued sentence (once this one's audio has begun). */
+  #prefetchNext(signal: AbortSignal): void {
+    const next = this.#queue[0];
+    if (typeof next !== 'string' || this.#ahead) return;
+    const audio = collect(this.#tts.synthesize(next, { signal }));
+    audio.catch(() => undefined);
+    this.#ahead = { sentence: next, signal, audio };
   }
 
   /**

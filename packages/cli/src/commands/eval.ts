@@ -55,6 +55,22 @@ export function evalCommand(): Command {
         'inject a fault into the scripted agent (for testing the scorer)',
       ).choices(['drop-last-action']),
     )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'text: turns relayed as text; audio: each bot hears the other speak (voice bots)',
+      )
+        .choices(['text', 'audio'])
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--audio-clock <clock>',
+        'audio mode: realtime (any bot) or fast (local bots, unpaced, audio time counted in samples)',
+      )
+        .choices(['realtime', 'fast'])
+        .default('realtime'),
+    )
     .option('--retries <n>', 'retries of a scenario that failed for infrastructure reasons', '2')
     .option('--min-agent-turns <n>', 'stall rule: fewer agent model calls fail the scenario', '3')
     .action(async (flags: EvalFlags, self: Command) => {

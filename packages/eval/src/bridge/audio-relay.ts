@@ -5,7 +5,8 @@
  * `bot-stopped-speaking` came and all its audio has been relayed. What the other bot heard of a
  * segment is that bot's final `user-transcription`s until the speaker's next segment.
  *
- * The conversation starts as NeMo's does: `send-text` to the agent with `audio_response`. A bot
+ * The conversation starts as NeMo's does: a second of silence to both bots, then `send-text` to
+ * the agent with `audio_response`. A bot
  * whose turn produced no speech at all (a `turn-complete` push with nothing synthesized) ends
  * its turn with that push's text. A bot that does not start speaking within `responseTimeoutMs`
  * (wall time: on the fast clock audio time stands still while nobody speaks) ends the
@@ -59,6 +60,8 @@ interface Waiter {
 }
 
 const other = (role: BotRole): BotRole => (role === 'agent' ? 'user' : 'agent');
+/** Silence both bots hear before the kickoff, ms. */
+const LEAD_IN_MS = 1000;
 const seconds = (samples: number) => samples / RELAY_SAMPLE_RATE;
 
 /** Audio relay between two voice bots. */
@@ -72,6 +75,7 @@ export class AudioRelay implements TurnRelay {
   readonly #ttfb: AudioRecord['ttfb'] = { agent: {}, user: {} };
   #waiter: Waiter | undefined;
   #kickedOff = false;
+  #leadIn: (() => void) | undefined;
   readonly handlers: BotEventHandlers;
 
   constructor(options: AudioRelayOptions) {
@@ -84,7 +88,13 @@ export class AudioRelay implements TurnRelay {
       listener: {
         sent: (role, tag, position) => this.#sent(role, tag, position),
         drained: (role, tag) => this.#drained(role, tag),
-        moved: () => this.#checkWaiter(),
+        moved: (position) => {
+          if (this.#leadIn && position >= (LEAD_IN_MS * RELAY_SAMPLE_RATE) / 1000) {
+            this.#leadIn();
+            this.#leadIn = undefined;
+          }
+          this.#checkWaiter();
+        },
       },
     });
     this.handlers = {
@@ -163,6 +173,7 @@ export class AudioRelay implements TurnRelay {
   }
 
   dispose(): void {
+    this.#leadIn?.();
     this.#timeline.stop();
     this.#waiter?.resolve('timeout');
     this.#waiter = undefined;

@@ -149,9 +149,15 @@ export class AudioTimeline {
     return this.#streams[source].recording;
   }
 
-  start(): void {
+  /** Start the streams with `leadInMs` of silence (the fast clock sends it at once). */
+  start(leadInMs = 0): void {
     if (this.#started) return;
     this.#started = true;
+    if (this.#options.clock === 'fast') {
+      const chunks = Math.ceil(leadInMs / CHUNK_MS);
+      this.#streams.agent.owed = chunks;
+      this.#streams.user.owed = chunks;
+    }
     this.#startedAt = performance.now();
     this.#kick();
   }

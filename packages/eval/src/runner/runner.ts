@@ -14,6 +14,8 @@ import { runBridgedScenario } from '../bridge/bridge.js';
 import type { AudioModeOptions } from '../bridge/bridge.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
 import { localVoices } from './voices.js';
+import { conversationWav } from './audio-files.js';
+import { audioMetrics } from '../scoring/audio-metrics.js';
 import type { ScenarioRun } from '../bridge/types.js';
 import { startLocalBots } from './bots.js';
 import type { LlmSettings, LocalBots } from './bots.js';
@@ -251,8 +253,12 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
       ...(options.judge ? { judge: options.judge } : {}),
     });
     const record = metrics as unknown as Record<string, unknown>;
+    if (finished.audio) record['audio'] = audioMetrics(finished.audio);
     const dbDiff = metrics.db_diff;
-    await writeScenarioFiles(dir, item.scenario, finished, record, dbDiff ? { dbDiff } : {});
+    await writeScenarioFiles(dir, item.scenario, finished, record, {
+      ...(dbDiff ? { dbDiff } : {}),
+      ...(finished.audio ? { wav: conversationWav(finished.audio) } : {}),
+    });
     results.set(item.key, record);
     progress.finished(
       item.key,

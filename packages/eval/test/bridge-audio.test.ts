@@ -1,0 +1,180 @@
+// Audio mode against small voice bots (PocketSphinx and Flite): a short conversation gives the
+// same outcome, turns and heard text on the real-time and the fast clock; bots that never speak,
+// speak forever or drop their connection mid-turn end the scenario with a named reason.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BotServer,
+  createFliteTextToSpeech,
+  createPocketsphinxSpeechToText,
+  decodeWav,
+  silentLogger,
+} from '@scenaro/agent';
+import type { ConversationHost, VoiceOptions } from '@scenaro/agent';
+import type { EvalDomain, Scenario } from '@scenaro/domains';
+import { audioMetrics, conversationWav, runBridgedScenario } from '../src/index.js';
+import type { AudioModeOptions, ScenarioRun } from '../src/index.js';
+
+const stt = createPocketsphinxSpeechToText();
+const canHear = await stt.check().then(
+  () => true,
+  () => false,
+);
+if (!canHear) console.warn('audio bridge tests skipped: PocketSphinx is not installed');
+
+/** Speak a whole reply. */
+function speak(host: ConversationHost, text: string): void {
+  host.speech?.text(text);
+  host.speech?.end();
+}
+
+type Behaviour = (host: ConversationHost, turn: number, server: () => BotServer) => void;
+
+/** The agent greets, then confirms and ends the conversation. */
+const agentSays: Behaviour = (host, turn) => {
+  if (turn === 1) speak(host, 'Hello. How can I help you today?');
+  else {
+    host.push({ text: '<exit>The booking is changed.</exit>' });
+    speak(host, 'I have changed your booking. Goodbye.');
+  }
+};
+const userSays: Behaviour = (host) => speak(host, 'I would like to change my booking.');
+
+const servers: BotServer[] = [];
+afterEach(async () => {
+  await Promise.allSettled(servers.splice(0).map((s) => s.close()));
+});
+
+async function bot(behaviour: Behaviour, voice: VoiceOptions): Promise<BotServer> {
+  let server: BotServer | undefined;
+  server = await new BotServer({
+    port: 0,
+    logger: silentLogger,
+    voice,
+    conversation: (host) => {
+      let turns = 0;
+      return {
+        onUserText() {
+          behaviour(host, ++turns, () => server as BotServer);
+        },
+      };
+    },
+  }).listen();
+  servers.push(server);
+  return server;
+}
+
+const domain: EvalDomain = {
+  name: 'plain',
+  module: { name: 'plain' },
+  loadScenarios: async () => [],
+};
+const side = { prompt: 'Be brief.', tools: {}, toolDomain: 'default', sharedStateInit: {} };
+const scenario: Scenario = {
+  name: 'plain__voice',
+  domain: 'plain',
+  source: 'test',
+  maxDurationSeconds: 60,
+  successSignals: ['clean_exit'],
+  agent: side,
+  user: side,
+  userInstructions: 'Change a booking.',
+  initializationActions: [],
+  referenceActions: [],
+  dbStateAssertions: [],
+  nlAssertions: [],
+};
+
+async function converse(
+  agent: Behaviour,
+  user: Behaviour,
+  audio: AudioModeOptions,
+): Promise<ScenarioRun> {
+  const voice = (v: 'slt' | 'rms'): VoiceOptions => ({
+    stt,
+    tts: createFliteTextToSpeech({ voice: v }),
+    pacing: audio.clock,
+  });
+  const [agentBot, userBot] = [await bot(agent, voice('slt')), await bot(user, voice('rms'))];
+  return runBridgedScenario(scenario, {
+    agentUrl: agentBot.url,
+    userUrl: userBot.url,
+    domain,
+    dataRoot: '/nonexistent',
+    includePlan: false,
+    audio,
+  });
+}
+
+const said = (run: ScenarioRun) => run.turns.map((t) => `${t.role}: ${t.text}`);
+const heard = (run: ScenarioRun) => run.audio?.segments.map((s) => `${s.role}: ${s.heard}`);
+
+describe.skipIf(!canHear)('audio mode', () => {
+  it('gives the same outcome, turns and heard text on the real-time and the fast clock', async () => {
+    const fast = await converse(agentSays, userSays, { clock: 'fast' });
+    const realtime = await converse(agentSays, userSays, { clock: 'realtime' });
+    expect(fast.failure).toBeUndefined();
+    expect(fast.stopReason).toBe('[EXIT]');
+    expect(said(fast)).toEqual([
+      'agent: Hello. How can I help you today?',
+      'user: I would like to change my booking.',
+      'agent: I have changed your booking. Goodbye.',
+    ]);
+    expect(realtime.stopReason).toBe(fast.stopReason);
+    expect(said(realtime)).toEqual(said(fast));
+    expect(heard(realtime)).toEqual(heard(fast));
+    // The user heard the agent well enough to tell what it asked.
+    expect(fast.audio?.segments[0]?.heard).toMatch(/help/);
+    // Audio time: the agent answered once the user's speech had ended (no barge-in).
+    expect(fast.turns[2]?.latencyMs).toBeGreaterThan(0);
+    expect(realtime.turns[2]?.latencyMs).toBeGreaterThan(0);
+    expect(fast.turns[0]?.latencyMs).toBeUndefined();
+    // The stereo recording holds both sides on one timeline.
+    const record = fast.audio!;
+    const wav = decodeWav(conversationWav(record));
+    expect(wav.channels).toBe(2);
+    expect(wav.sampleRate).toBe(16_000);
+    expect(wav.pcm.length).toBe(record.agentToUser.length * 512 * 2);
+    const metrics = audioMetrics(record);
+    expect(metrics.segments).toHaveLength(3);
+    expect(metrics.wer.user_stt.reference_words).toBe(13);
+    expect(metrics.wer.agent_stt.wer).toBeLessThan(0.5);
+    expect(Object.keys(metrics.ttfb.agent)).toEqual(
+      expect.arrayContaining(['pocketsphinx-stt', 'flite-tts']),
+    );
+  }, 90_000);
+
+  it('ends with [NO_RESPONSE] when the agent never speaks', async () => {
+    const started = performance.now();
+    const run = await converse(() => undefined, userSays, {
+      clock: 'fast',
+      responseTimeoutSeconds: 2,
+    });
+    expect(run.stopReason).toBe('[NO_RESPONSE]');
+    expect(performance.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+
+  it('ends with [TURN_TOO_LONG] when the agent speaks forever', async () => {
+    const forever: Behaviour = (host) => {
+      const speak = () => {
+        host.speech?.text('And so it goes on and on. ');
+        setTimeout(speak, 50);
+      };
+      speak();
+    };
+    const run = await converse(forever, userSays, { clock: 'fast', maxTurnSeconds: 5 });
+    expect(run.stopReason).toBe('[TURN_TOO_LONG]');
+    expect(run.turns.at(-1)?.interrupted).toBe(true);
+  }, 60_000);
+
+  it('ends with a named failure when the agent drops its connection mid-turn', async () => {
+    const drops: Behaviour = (host, _turn, server) => {
+      speak(host, 'Hello. I am about to go away in the middle of this sentence.');
+      setTimeout(() => void server().close(), 300);
+    };
+    const started = performance.now();
+    const run = await converse(drops, userSays, { clock: 'fast' });
+    expect(run.stopReason).toBe('[ERROR]');
+    expect(run.failure?.message).toMatch(/agent bot disconnected/);
+    expect(performance.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+});
