@@ -45,8 +45,7 @@ afterEach(async () => {
 });
 
 async function bot(behaviour: Behaviour, voice: VoiceOptions): Promise<BotServer> {
-  let server: BotServer | undefined;
-  server = await new BotServer({
+  const server: BotServer = await new BotServer({
     port: 0,
     logger: silentLogger,
     voice,
@@ -54,7 +53,7 @@ async function bot(behaviour: Behaviour, voice: VoiceOptions): Promise<BotServer
       let turns = 0;
       return {
         onUserText() {
-          behaviour(host, ++turns, () => server as BotServer);
+          behaviour(host, ++turns, () => server);
         },
       };
     },
