@@ -29,7 +29,11 @@ export interface AudioRelayOptions {
   disconnected: () => string | undefined;
   /** Fast clock: silence sent after speech (the listener's VAD stop window and final), ms. @default 1600 */
   tailMs?: number;
-  /** Wall time a bot may take to start speaking when it is its turn, ms. @default 30000 */
+  /**
+   * Wall time a bot may take to start speaking when it is its turn, ms, restarted whenever it
+   * reports hearing something. @default 30000 on the real-time clock, 120000 on the fast one
+   * (where a recognizer may get a long utterance at once)
+   */
   responseTimeoutMs?: number;
   /** Longest segment, audio time, ms. @default 180000 */
   maxTurnMs?: number;
@@ -107,6 +111,7 @@ export class AudioRelay implements TurnRelay {
         if (segment) segment.said += event.text;
       },
       heard: (role, event) => {
+        this.#hearing(role);
         if (event.final && event.text.trim()) this.#heard(role, event.text.trim());
       },
       'turn-complete': (role, event) => {
@@ -146,7 +151,7 @@ export class AudioRelay implements TurnRelay {
     if (queued) return Promise.resolve(queued);
     const disconnected = this.#options.disconnected();
     if (disconnected) return Promise.reject(new Error(disconnected));
-    const responseMs = this.#options.responseTimeoutMs ?? 30_000;
+    const responseMs = this.#responseMs();
     return new Promise((resolve) => {
       const waiter: Waiter = {
         role: speaker,
@@ -162,6 +167,20 @@ export class AudioRelay implements TurnRelay {
       this.#waiter = waiter;
       this.#checkWaiter();
     });
+  }
+
+  #responseMs(): number {
+    return this.#options.responseTimeoutMs ?? (this.#options.clock === 'fast' ? 120_000 : 30_000);
+  }
+
+  /** The bot whose turn it is heard something: it is still at work, its time starts again. */
+  #hearing(role: BotRole): void {
+    const waiter = this.#waiter;
+    if (waiter?.role !== role) return;
+    const responseMs = this.#responseMs();
+    waiter.respondBy = performance.now() + responseMs;
+    clearTimeout(waiter.timer);
+    waiter.timer = setTimeout(() => this.#checkWaiter(), responseMs + 1);
   }
 
   botClosed(role: BotRole): void {
