@@ -10,8 +10,8 @@ import {
   silentLogger,
 } from '@scenaro/agent';
 import type { ConversationHost, VoiceOptions } from '@scenaro/agent';
-import type { EvalDomain, Scenario } from '@scenaro/domains';
 import { audioMetrics, conversationWav, runBridgedScenario } from '../src/index.js';
+import { plainDomain, plainScenario } from './helpers.js';
 import type { AudioModeOptions, ScenarioRun } from '../src/index.js';
 
 const stt = createPocketsphinxSpeechToText();
@@ -62,26 +62,11 @@ async function bot(behaviour: Behaviour, voice: VoiceOptions): Promise<BotServer
   return server;
 }
 
-const domain: EvalDomain = {
-  name: 'plain',
-  module: { name: 'plain' },
-  loadScenarios: async () => [],
-};
-const side = { prompt: 'Be brief.', tools: {}, toolDomain: 'default', sharedStateInit: {} };
-const scenario: Scenario = {
-  name: 'plain__voice',
-  domain: 'plain',
-  source: 'test',
+const domain = plainDomain;
+const scenario = plainScenario('voice', {
   maxDurationSeconds: 60,
-  successSignals: ['clean_exit'],
-  agent: side,
-  user: side,
   userInstructions: 'Change a booking.',
-  initializationActions: [],
-  referenceActions: [],
-  dbStateAssertions: [],
-  nlAssertions: [],
-};
+});
 
 async function converse(
   agent: Behaviour,

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EvalDomain, Scenario } from '@scenaro/domains';
 import { runEvaluation } from '../src/index.js';
 import type { EvaluationOptions, EvaluationResult } from '../src/index.js';
 
@@ -50,4 +51,32 @@ export function runCommerce(
     progressStream: collectingStream(),
     ...options,
   });
+}
+
+/** A domain with no tools or data, for bridge tests with hand-made bots. */
+export const plainDomain: EvalDomain = {
+  name: 'plain',
+  module: { name: 'plain' },
+  loadScenarios: async () => [],
+};
+
+/** A scenario of {@link plainDomain}: no tools, no actions, a clean exit is success. */
+export function plainScenario(
+  name: string,
+  options: { maxDurationSeconds: number; userInstructions: string },
+): Scenario {
+  const side = { prompt: 'Be brief.', tools: {}, toolDomain: 'default', sharedStateInit: {} };
+  return {
+    name: `plain__${name}`,
+    domain: 'plain',
+    source: 'test',
+    successSignals: ['clean_exit'],
+    agent: side,
+    user: side,
+    initializationActions: [],
+    referenceActions: [],
+    dbStateAssertions: [],
+    nlAssertions: [],
+    ...options,
+  };
 }
