@@ -13,6 +13,7 @@ export * from './scoring/index.js';
 export * from './report/index.js';
 export * from './runner/audio-files.js';
 export * from './runner/bots.js';
+export { DEFAULT_LOCAL_VOICES, LOCAL_OUTPUT_LEAD_MS, localVoices } from './runner/voices.js';
 export * from './runner/expected.js';
 export * from './runner/files.js';
 export * from './runner/merge.js';

@@ -10,7 +10,12 @@ import {
   silentLogger,
 } from '@scenaro/agent';
 import type { ConversationHost, VoiceOptions } from '@scenaro/agent';
-import { audioMetrics, conversationWav, runBridgedScenario } from '../src/index.js';
+import {
+  LOCAL_OUTPUT_LEAD_MS,
+  audioMetrics,
+  conversationWav,
+  runBridgedScenario,
+} from '../src/index.js';
 import { plainDomain, plainScenario } from './helpers.js';
 import type { AudioModeOptions, ScenarioRun } from '../src/index.js';
 
@@ -77,6 +82,7 @@ async function converse(
     stt,
     tts: createFliteTextToSpeech({ voice: v }),
     pacing: audio.clock,
+    outputLeadMs: LOCAL_OUTPUT_LEAD_MS,
   });
   const [agentBot, userBot] = [await bot(agent, voice('slt')), await bot(user, voice('rms'))];
   return runBridgedScenario(scenario, {
@@ -105,9 +111,12 @@ describe.skipIf(!canHear)('audio mode', () => {
     ]);
     expect(realtime.stopReason).toBe(fast.stopReason);
     expect(said(realtime)).toEqual(said(fast));
-    expect(heard(realtime)).toEqual(heard(fast));
-    // The user heard the agent well enough to tell what it asked.
+    // Every turn the other bot answered was heard the same; the last words (heard after the
+    // conversation ended, while the relay settles) may end differently.
+    expect(heard(realtime)?.slice(0, -1)).toEqual(heard(fast)?.slice(0, -1));
+    // The user heard the agent well enough to tell what it asked, and heard its last words out.
     expect(fast.audio?.segments[0]?.heard).toMatch(/help/);
+    expect(fast.audio?.segments[2]?.heard).toMatch(/changed/);
     // Audio time: the agent answered once the user's speech had ended (no barge-in).
     expect(fast.turns[2]?.latencyMs).toBeGreaterThan(0);
     expect(realtime.turns[2]?.latencyMs).toBeGreaterThan(0);

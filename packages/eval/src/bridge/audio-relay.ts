@@ -5,8 +5,8 @@
  * `bot-stopped-speaking` came and all its audio has been relayed. What the other bot heard of a
  * segment is that bot's final `user-transcription`s until the speaker's next segment.
  *
- * The conversation starts as NeMo's does: a second of silence to both bots, then `send-text` to
- * the agent with `audio_response`. A bot
+ * The conversation starts as NeMo's does, with `send-text` to the agent with `audio_response`;
+ * both bots hear two seconds of silence before the first words, on either clock. A bot
  * whose turn produced no speech at all (a `turn-complete` push with nothing synthesized) ends
  * its turn with that push's text. A bot that does not start speaking within `responseTimeoutMs`
  * (wall time: on the fast clock audio time stands still while nobody speaks) ends the
@@ -64,8 +64,8 @@ interface Waiter {
 }
 
 const other = (role: BotRole): BotRole => (role === 'agent' ? 'user' : 'agent');
-/** Silence both bots hear before the kickoff, ms. */
-const LEAD_IN_MS = 1000;
+/** Silence both bots hear before the first words, ms (a multiple of the 80 ms burst grid). */
+const LEAD_IN_MS = 2000;
 const seconds = (samples: number) => samples / RELAY_SAMPLE_RATE;
 
 /** Audio relay between two voice bots. */
@@ -79,7 +79,6 @@ export class AudioRelay implements TurnRelay {
   readonly #ttfb: AudioRecord['ttfb'] = { agent: {}, user: {} };
   #waiter: Waiter | undefined;
   #kickedOff = false;
-  #leadIn: (() => void) | undefined;
   readonly handlers: BotEventHandlers;
 
   constructor(options: AudioRelayOptions) {
@@ -92,13 +91,7 @@ export class AudioRelay implements TurnRelay {
       listener: {
         sent: (role, tag, position) => this.#sent(role, tag, position),
         drained: (role, tag) => this.#drained(role, tag),
-        moved: (position) => {
-          if (this.#leadIn && position >= (LEAD_IN_MS * RELAY_SAMPLE_RATE) / 1000) {
-            this.#leadIn();
-            this.#leadIn = undefined;
-          }
-          this.#checkWaiter();
-        },
+        moved: () => this.#checkWaiter(),
       },
     });
     this.handlers = {
@@ -144,7 +137,7 @@ export class AudioRelay implements TurnRelay {
   exchange(speaker: BotRole, text: string, deadline: number): Promise<BotTurn | 'timeout'> {
     if (!this.#kickedOff) {
       this.#kickedOff = true;
-      this.#timeline.start();
+      this.#timeline.start(LEAD_IN_MS);
       this.#options.bot(speaker).sendText(text, { run_immediately: true, audio_response: true });
     }
     const queued = this.#finished[speaker].shift();
@@ -191,8 +184,20 @@ export class AudioRelay implements TurnRelay {
     waiter.resolve({ text: '', interrupted: true });
   }
 
+  /**
+   * The conversation is over: let the other bot hear the last segment out (its final
+   * transcript), for at most `ms` of wall time.
+   */
+  async settle(ms = 4000): Promise<void> {
+    const last = this.#segments.at(-1);
+    if (!last || last.startSample === undefined) return;
+    const until = performance.now() + ms;
+    this.#timeline.addSilence(ms);
+    while (last.heard.length === 0 && performance.now() < until && !this.#options.disconnected())
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
   dispose(): void {
-    this.#leadIn?.();
     this.#timeline.stop();
     this.#waiter?.resolve('timeout');
     this.#waiter = undefined;

@@ -129,6 +129,8 @@ export class AudioTimeline {
   #startedAt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #scheduled = false;
+  /** No speech goes out before this position (the lead-in). */
+  #holdUntil = 0;
 
   constructor(options: AudioTimelineOptions) {
     this.#options = options;
@@ -149,16 +151,29 @@ export class AudioTimeline {
     return this.#streams[source].recording;
   }
 
-  /** Start the streams with `leadInMs` of silence (the fast clock sends it at once). */
+  /**
+   * Start the streams with `leadInMs` of silence: no speech goes out before, so the first words
+   * fall at the same place on both clocks.
+   */
   start(leadInMs = 0): void {
     if (this.#started) return;
     this.#started = true;
+    this.#holdUntil = Math.round((leadInMs * RELAY_SAMPLE_RATE) / 1000);
     if (this.#options.clock === 'fast') {
       const chunks = Math.ceil(leadInMs / CHUNK_MS);
       this.#streams.agent.owed = chunks;
       this.#streams.user.owed = chunks;
     }
     this.#startedAt = performance.now();
+    this.#kick();
+  }
+
+  /** Fast clock: owe every listener `ms` more of silence (the real-time clock sends it anyway). */
+  addSilence(ms: number): void {
+    if (this.#options.clock !== 'fast') return;
+    const chunks = Math.ceil(ms / CHUNK_MS);
+    this.#streams.agent.owed += chunks;
+    this.#streams.user.owed += chunks;
     this.#kick();
   }
 
@@ -322,6 +337,7 @@ export class AudioTimeline {
 
   /** The chunk `stream` sends at `position`, or undefined for silence (the jitter buffer). */
   #release(stream: Stream, position: number): Chunk | undefined {
+    if (position < this.#holdUntil) return undefined;
     if (!stream.bursting) {
       const buffered =
         stream.chunks.length >= BURST_CHUNKS ||

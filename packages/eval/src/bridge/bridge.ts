@@ -183,6 +183,7 @@ class Bridge {
         disconnected: () => this.#disconnected,
         ...(this.#audio ? { now: () => (this.#audio as AudioRelay).now() } : {}),
       });
+      await this.#audio?.settle();
       this.#audio?.dispose();
       await this.#pull();
     } catch (err) {

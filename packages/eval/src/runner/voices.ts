@@ -13,6 +13,12 @@ import type { RelayClock } from '../bridge/audio-timeline.js';
  */
 const FAST_FINAL_TIMEOUT_MS = 30_000;
 
+/**
+ * On the real-time clock the local bots send their audio this far ahead of its play time, so a
+ * busy machine delaying a bot's timers does not leave gaps in the speech the relay streams.
+ */
+export const LOCAL_OUTPUT_LEAD_MS = 500;
+
 /** Flite voices of the local bots by default. */
 export const DEFAULT_LOCAL_VOICES = { agent: 'slt', user: 'rms' } as const;
 
@@ -29,6 +35,9 @@ export function localVoices(
       tts: createFliteTextToSpeech({ voice: DEFAULT_LOCAL_VOICES[side] }),
     }),
     pacing: clock,
+    ...(clock === 'realtime'
+      ? { outputLeadMs: given?.[side]?.outputLeadMs ?? LOCAL_OUTPUT_LEAD_MS }
+      : {}),
   });
   return { agent: voice('agent'), user: voice('user') };
 }
