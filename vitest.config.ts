@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const conditions = ['@scenaro/source', 'module', 'node', 'import', 'default'];
+const conditions = ['@scenaro/source', 'node', 'import', 'default'];
 
 export default defineConfig({
   resolve: { conditions },

@@ -21,6 +21,8 @@ const BENCHES = [
   { name: 'eval-throughput', file: 'eval-throughput.bench.mjs', timeoutS: 950 },
   { name: 'fuzz-soak', file: 'fuzz-soak.bench.mjs', timeoutS: 320 },
   { name: 'cli-startup', file: 'cli-startup.bench.mjs', timeoutS: 240 },
+  { name: 'voice', file: 'voice.bench.mjs', timeoutS: 540 },
+  { name: 'voice-capacity', file: 'voice-capacity.bench.mjs', timeoutS: 620 },
 ];
 
 for (const built of ['sdk', 'agent', 'domains', 'eval', 'cli']) {

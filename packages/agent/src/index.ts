@@ -6,6 +6,7 @@ export * from './scenario/types.js';
 export * from './scenario/registry.js';
 export * from './scenario/delta-path.js';
 export * from './scenario/tool-executor.js';
+export { applyBindHooks } from './scenario/bind-hooks.js';
 export * from './scenario/initialize.js';
 export {
   canonicalJson,

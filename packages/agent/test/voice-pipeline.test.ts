@@ -20,7 +20,9 @@ import {
   synthesizeAll,
 } from '@scenaro/agent';
 import type { Transcript } from '@scenaro/agent';
-import { USER_TURNS as TURNS } from './voice-fixtures.js';
+import { SPOKEN_USER_TURNS } from '@scenaro/agent/testing';
+
+const TURNS = SPOKEN_USER_TURNS;
 
 const stt = createPocketsphinxSpeechToText();
 const missing = await stt.check().then(

@@ -5,10 +5,16 @@
  * Audio runs on the fast clock (sent as fast as it is synthesized).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { OUTPUT_SAMPLE_RATE, createPocketsphinxSpeechToText, wordErrors } from '../src/index.js';
 import type { BotServer, TextToSpeech } from '../src/index.js';
-import { RtviClient } from '../src/testing/index.js';
+import { RtviClient, metricValue, scrapeMetrics } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
 import {
   echoConversation,
@@ -21,6 +27,8 @@ import {
 } from './voice-fixtures.js';
 
 const missing = await pocketsphinxMissing('the voice server tests');
+const spans = new InMemorySpanExporter();
+const tracing = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
 const runs = missing === undefined || process.env['CI'] === 'true';
 
 function types(messages: RTVIMessage[]): string[] {
@@ -40,6 +48,7 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
 
   beforeAll(async () => {
     if (missing) throw missing; // under CI the engine must be installed
+    trace.setGlobalTracerProvider(tracing);
     tts = testTts();
     server = await listenTestServer({
       conversation: echoConversation,
@@ -54,6 +63,7 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
   afterAll(async () => {
     await server?.close();
     await tts?.close();
+    trace.disable();
   });
 
   it('hears an utterance, answers in speech, and emits the voice events in order', async () => {
@@ -123,6 +133,34 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
       );
       expect(processors('stt_usage')).toContain('pocketsphinx-stt');
       expect(processors('characters')).toContain('flite-tts');
+
+      // The same stages in the server's Prometheus metrics, with the audio both ways.
+      const { text } = await scrapeMetrics(server.metricsUrl);
+      const count = (stage: string, processor: string) =>
+        metricValue(text, `scenaro_${stage}_ttfb_seconds_count`, { processor }) ?? 0;
+      expect(count('stt', 'pocketsphinx-stt')).toBeGreaterThanOrEqual(1);
+      expect(count('tts', 'flite-tts')).toBeGreaterThanOrEqual(1);
+      expect(count('llm', 'EchoPolicy')).toBeGreaterThanOrEqual(1);
+      expect(metricValue(text, 'scenaro_audio_received_seconds_total')).toBeGreaterThan(2);
+      expect(metricValue(text, 'scenaro_audio_sent_seconds_total')).toBeCloseTo(
+        (client.audio.length * 40) / 1000,
+        1,
+      );
+      expect(metricValue(text, 'scenaro_frames_sent_total', { kind: 'audio' })).toBe(
+        client.audio.length,
+      );
+
+      // The turn's spans: speech to text, the model call and text to speech, under one turn.
+      await expect
+        .poll(() => spans.getFinishedSpans().filter((x) => x.name === 'scenaro.tts').length)
+        .toBe(1);
+      const turn = spans.getFinishedSpans().find((x) => x.name === 'scenaro.turn');
+      expect(turn?.attributes['scenaro.turn.trigger']).toBe('speech');
+      const children = spans
+        .getFinishedSpans()
+        .filter((x) => x.parentSpanContext?.spanId === turn?.spanContext().spanId)
+        .map((x) => x.name);
+      expect(children.sort()).toEqual(['scenaro.llm', 'scenaro.stt', 'scenaro.tts']);
     } finally {
       await client.close();
     }

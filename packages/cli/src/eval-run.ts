@@ -29,6 +29,6 @@ export function evaluationSummary(result: EvaluationResult): string[] {
     `${result.metrics.length} scenarios (${result.ran} run, ${result.resumed} resumed); ` +
       `success rate ${rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`} of scored`,
     `results: ${result.runDir}`,
-    `report:  ${resolve(result.runDir, 'report.html')}`,
+    `report:  ${resolve(result.filesDir, 'report.html')}`,
   ];
 }

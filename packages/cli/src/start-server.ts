@@ -7,7 +7,7 @@ import { chooseModel } from './brain.js';
 import type { LlmFlags, Policy } from './llm-flags.js';
 import type { VoiceFlags } from './voice-flags.js';
 import { builtInDomains, domainDataRoots, registerEvalDomains } from '@scenaro/domains';
-import { parsePort } from './flags.js';
+import { parseInteger, parsePort } from './flags.js';
 import { parityDomainOptions, parityServerOptions } from './serve-parity.js';
 import type { ParityFlags } from './serve-parity.js';
 
@@ -19,6 +19,10 @@ export interface ServeOptions extends LlmFlags, VoiceFlags, ParityFlags {
   dataRoot?: string;
   token?: string;
   maxSessions?: string;
+  /** `--metrics-port`: serve `/metrics` on this port instead. */
+  metricsPort?: string;
+  /** `--shutdown-grace-ms`. */
+  shutdownGraceMs?: string;
   singleClient?: boolean;
   policy?: Policy;
   /** Browser origins allowed to connect (`--allowed-origin`, repeatable). */
@@ -57,11 +61,18 @@ export async function serve(
     ...(options.insecureNoAuth ? { allowUnauthenticated: true } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),
     ...(options.singleClient ? { singleClient: true } : {}),
+    ...(options.metricsPort !== undefined
+      ? { metricsPort: parsePort(options.metricsPort, '--metrics-port') }
+      : {}),
+    ...(options.shutdownGraceMs !== undefined
+      ? { shutdownGraceMs: parseInteger(options.shutdownGraceMs, '--shutdown-grace-ms', 0) }
+      : {}),
     ...parityServerOptions(options),
   });
   server.log.info({ policy: brain.label }, 'conversation policy');
   closeVoiceWithServer(server, voice.voice);
   server.log.info({}, voice.summary);
   out(`listening on ${server.url}`);
+  if (options.metricsPort !== undefined) out(`metrics on ${server.metricsUrl}`);
   return server;
 }

@@ -75,9 +75,10 @@ describe.skipIf(!built)('scenaro serve voice (built CLI)', { timeout: 45_000 }, 
     const server = await serve(['--stt', 'none', '--tts', 'flite', '--tts-voice', 'awb']);
     try {
       expect(await httpJson(`${server.url}/healthz`, 'GET')).toMatchObject({ status: 200 });
-      expect(logMessages(server.stderr())).toContain(
-        'voice: stt=none tts=flite(awb) vad-stop=800ms pacing=realtime',
-      );
+      // The log is written asynchronously: it may trail the `listening on` line.
+      await expect
+        .poll(() => logMessages(server.stderr()))
+        .toContain('voice: stt=none tts=flite(awb) vad-stop=800ms pacing=realtime');
       await stop(server);
     } finally {
       server.child.kill('SIGKILL');
@@ -92,10 +93,13 @@ describe.skipIf(!built)('scenaro serve voice (built CLI)', { timeout: 45_000 }, 
     ]); // prettier-ignore
     try {
       expect(await httpJson(`${server.url}/healthz`, 'GET')).toMatchObject({ status: 200 });
-      expect(logMessages(server.stderr())).toContain(
-        `voice: stt=openai(whisper-1 at ${audio.baseURL}) ` +
-          `tts=openai(tts-1, nova at ${audio.baseURL}) vad-stop=600ms pacing=fast`,
-      );
+      // The log is written asynchronously: it may trail the `listening on` line.
+      await expect
+        .poll(() => logMessages(server.stderr()))
+        .toContain(
+          `voice: stt=openai(whisper-1 at ${audio.baseURL}) ` +
+            `tts=openai(tts-1, nova at ${audio.baseURL}) vad-stop=600ms pacing=fast`,
+        );
       await stop(server);
     } finally {
       server.child.kill('SIGKILL');
@@ -110,9 +114,12 @@ describe.skipIf(!built)('scenaro serve voice (built CLI)', { timeout: 45_000 }, 
         'scenaro: warning: voice input is off: PocketSphinx is not installed',
       );
       expect(server.stderr()).toContain('apt-get install pocketsphinx pocketsphinx-en-us');
-      expect(logMessages(server.stderr())).toContain(
-        'voice: stt=pocketsphinx(not installed) tts=flite(slt) vad-stop=800ms pacing=realtime',
-      );
+      // The log is written asynchronously: it may trail the `listening on` line.
+      await expect
+        .poll(() => logMessages(server.stderr()))
+        .toContain(
+          'voice: stt=pocketsphinx(not installed) tts=flite(slt) vad-stop=800ms pacing=realtime',
+        );
       expect(await httpJson(`${server.url}/healthz`, 'GET')).toMatchObject({ status: 200 });
       await stop(server);
     } finally {

@@ -72,10 +72,27 @@ export interface Scenario {
   expectedDbHash?: string | null;
   expectedUserDbHash?: string | null;
   /**
+   * The reference answer of the action match and the judge, when it is not the gold actions
+   * (`{"actions": [...]}`): e.g. the order a restaurant scenario expects in a `<final_response>`.
+   */
+  referenceAnswer?: unknown;
+  /** How the action match compares strings and lists, when the scenario says (NeMo's options). */
+  actionMatch?: ActionMatchSettings;
+  /**
    * Expected end-state values for scenario files that state them directly:
    * dotted paths (with `[id]` selectors) to values, checked after replay.
    */
   expectedState?: { agent?: JsonObject; user?: JsonObject };
+}
+
+/** A scenario's options of the action match (NeMo's `ignore_capitalization`, ...). */
+export interface ActionMatchSettings {
+  /** Lower-case strings before comparing. */
+  ignoreCapitalization?: boolean;
+  /** Remove `[^\w\s]` from strings before comparing. */
+  ignorePunctuation?: boolean;
+  /** As many predictions as reference items (top level only). */
+  disallowExtraItems?: boolean;
 }
 
 /** Deltas for each side after a write on either side (dual-control domains). */

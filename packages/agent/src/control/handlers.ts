@@ -14,6 +14,7 @@ import type {
 } from '@scenaro/sdk/protocol';
 import { contextHistory } from '../conversation/context-text.js';
 import { sessionDbHash } from '../scenario/db-revision.js';
+import { applyBindHooks } from '../scenario/bind-hooks.js';
 import { applyDeltaDefault, deltaPathDepth } from '../scenario/delta-path.js';
 import { applyInitialization } from '../scenario/initialize.js';
 import { MAX_NESTING_DEPTH, nestingDepth } from '../scenario/nesting.js';
@@ -47,10 +48,11 @@ export const reset: ClientMessageHandler = async (d, session) => {
 };
 
 /**
- * `update_system_prompt`, all or nothing: an empty prompt, bad `tools` JSON or
- * an unknown tool name returns `false` and changes nothing. Otherwise the
- * context gets the new prompt, the scenario state is cleared, and the tools are
- * bound.
+ * `update_system_prompt`, all or nothing: an empty prompt, bad `tools` JSON, an
+ * unknown tool name or a tool that cannot be set up returns `false` and changes
+ * nothing. Otherwise the context gets the new prompt, the scenario state is
+ * cleared, the tools are bound, and what they set up when bound (`onBind`, in
+ * the tools JSON's order) seeds the fresh shared state.
  */
 export const updateSystemPrompt: ClientMessageHandler = async (d, session) => {
   const a = args(CONTROL_MESSAGES.UPDATE_SYSTEM_PROMPT, d);
@@ -92,9 +94,19 @@ export const updateSystemPrompt: ClientMessageHandler = async (d, session) => {
       tools.set(found.tool.name, { tool: found.tool, domain: found.domain, options });
     }
   }
+  // What the tools set up when bound goes into the fresh scenario state; a tool that cannot be
+  // set up (e.g. a malformed kwarg) leaves everything as it was.
+  const seeded: JsonObject = {};
+  try {
+    applyBindHooks(seeded, tools.values());
+  } catch (err) {
+    session.log.warn({ err }, 'update_system_prompt: a tool could not be set up, nothing changed');
+    return false;
+  }
   const suffix = session.options.systemPromptSuffix;
   const content = a.add_suffix && suffix ? `${a.prompt}\n${suffix}` : a.prompt;
   await session.startScenario(content, a.tool_domain, tools);
+  Object.assign(session.state.shared, seeded);
   return true;
 };
 

@@ -190,11 +190,10 @@ export class ConversationEngine implements Conversation {
   }
 
   #toolSpecs(): ChatToolSpec[] {
-    return [...this.#host.state.tools.values()].map(({ tool }) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-    }));
+    return [...this.#host.state.tools.values()].map(({ tool, options }) => {
+      const shown = tool.describe?.(options) ?? tool;
+      return { name: tool.name, description: shown.description, parameters: shown.parameters };
+    });
   }
 
   async #runTurn(options: SendTextOptions): Promise<void> {
@@ -405,6 +404,7 @@ export class ConversationEngine implements Conversation {
         outcome = await executeToolByName(this.#host.state, name, args, {
           signal,
           onAction: (action, domain) => this.#host.actionApplied(action, domain),
+          onServerMessage: (data) => this.#host.push(data),
         });
       }
       this.#reportStopped(call, level, outcome.modelResult, signal.aborted);

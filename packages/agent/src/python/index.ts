@@ -1,17 +1,21 @@
 /**
  * `@scenaro/agent/python`: the Python semantics the project reproduces byte for byte — `repr`
- * and `str`, float `repr`, `float()`, `round()`, `json.dumps(sort_keys=True, ensure_ascii=True)`,
- * `==`, string ordering and whitespace, `textwrap.indent`, and the arithmetic tau2's `calculate`
+ * and `str`, float `repr`, `float()` and `int()` with their errors, `round()`,
+ * `format(x, ',.2f')`, `json.dumps(ensure_ascii=True)` with or without `sort_keys`, `==`,
+ * string ordering and whitespace, `textwrap.indent`, and the arithmetic tau2's `calculate`
  * tool evaluates. Tests check each against outputs of CPython 3.11.
  *
  * @module
  */
 export { evaluatePythonArithmetic, PythonError } from './arithmetic.js';
+export { pyFloatCall, pyIntFromString } from './builtins.js';
 export { DbHashDepthError, DEFAULT_MAX_DEPTH } from './depth-limit.js';
 export { isPlainObject, setDictItem } from './dict.js';
 export type { DbHashOptions } from './depth-limit.js';
 export { pyEquals } from './equality.js';
 export type { PyEqualsOptions } from './equality.js';
+export { pyFormatFixed } from './format.js';
+export type { PyFormatFixedOptions } from './format.js';
 export { PyFloat, pyFloat, pyFloatStr, pyRound, pythonFloat, pythonFloatRepr } from './float.js';
 export { pythonJsonDumps } from './json-dumps.js';
 export type { PythonJsonDumpsOptions } from './json-dumps.js';

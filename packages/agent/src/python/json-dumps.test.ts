@@ -42,6 +42,12 @@ describe('pythonJsonDumps', () => {
     );
   });
 
+  it('keeps insertion order without sort_keys (CPython: json.dumps(d))', () => {
+    expect(pythonJsonDumps({ b: 1, a: [1.5, { z: null, y: 'é' }] }, { sortKeys: false })).toBe(
+      '{"b": 1, "a": [1.5, {"z": null, "y": "\\u00e9"}]}',
+    );
+  });
+
   it('throws DbHashDepthError beyond maxDepth', () => {
     expect(pythonJsonDumps([[1]], { maxDepth: 2 })).toBe('[[1]]');
     expect(() => pythonJsonDumps([[[1]]], { maxDepth: 2 })).toThrow(DbHashDepthError);

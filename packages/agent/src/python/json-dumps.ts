@@ -82,6 +82,8 @@ export interface JsonLayout {
   maxDepth: number;
   /** Containers enclosing the value being written (counts toward `maxDepth`). */
   baseDepth: number;
+  /** Write dict keys sorted by code point (`sort_keys=True`). @default true */
+  sortKeys?: boolean;
 }
 
 interface Frame {
@@ -116,6 +118,7 @@ function withSink(layout: JsonLayout, sink: (chunk: string) => void): WriteConte
     keySep: layout.keySep,
     maxDepth: layout.maxDepth,
     baseDepth: layout.baseDepth,
+    sortKeys: layout.sortKeys !== false,
     sink,
   };
 }
@@ -162,6 +165,7 @@ function serialize(
   dropTopLevel: ReadonlySet<string> | null,
 ): string {
   const { itemSep, keySep, maxDepth, baseDepth, sink } = ctx;
+  const sorted = ctx.sortKeys !== false;
   const stack: Frame[] = [];
   let out = '';
 
@@ -210,7 +214,14 @@ function serialize(
       let keys = Object.keys(v);
       if (isRoot && dropTopLevel !== null) keys = keys.filter((k) => !dropTopLevel.has(k));
       out += '{';
-      stack.push({ arr: null, obj: v, keys: sortKeys(keys), i: 0, norm, emitted: false });
+      stack.push({
+        arr: null,
+        obj: v,
+        keys: sorted ? sortKeys(keys) : keys,
+        i: 0,
+        norm,
+        emitted: false,
+      });
     }
   };
 
@@ -265,10 +276,16 @@ function serialize(
 export interface PythonJsonDumpsOptions extends DbHashOptions {
   /** `'compact'` = `(",", ":")`; `'default'` = Python's `(", ", ": ")`. @default 'default' */
   separators?: 'compact' | 'default';
+  /**
+   * `sort_keys`: false keeps each dict's own key order, as `json.dumps(value)` does with a dict
+   * built in that order. @default true
+   */
+  sortKeys?: boolean;
 }
 
 /**
- * Python `json.dumps(value, sort_keys=True, ensure_ascii=True, default=str)` (no normalization):
+ * Python `json.dumps(value, sort_keys=True, ensure_ascii=True, default=str)` (no normalization;
+ * `sortKeys: false` for `sort_keys=False`):
  * keys sorted by code point, ints printed exactly (integral JS numbers and `bigint`s are ints),
  * fractional numbers and {@link PyFloat} markers printed with Python `repr`, bare
  * `NaN`/`Infinity`, `undefined` object members skipped (`null` elsewhere), other objects as
@@ -283,6 +300,7 @@ export function pythonJsonDumps(value: unknown, options?: PythonJsonDumpsOptions
       keySep: compact ? ':' : ': ',
       maxDepth: maxDepthOf(options),
       baseDepth: 0,
+      sortKeys: options?.sortKeys !== false,
     },
     null,
     null,

@@ -27,6 +27,8 @@ export interface ToolCallOutcome {
   finalResponse?: unknown;
   /** The arguments after defaults were applied. */
   args: JsonObject;
+  /** `server-message` payloads the tool pushed during the call, in order (see `ToolContext.pushServerMessage`). */
+  serverMessages?: JsonObject[];
 }
 
 /** Hooks of one call. */
@@ -34,6 +36,8 @@ export interface ToolCallOptions {
   signal?: AbortSignal;
   /** Called with each recorded action (the server pushes `action-applied`). */
   onAction?: (action: ActionRecord, domain: string) => void;
+  /** Called with each `server-message` payload the tool pushes during the call. */
+  onServerMessage?: (data: JsonObject) => void;
 }
 
 const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: false, coerceTypes: false });
@@ -120,12 +124,22 @@ export async function executeBoundTool(
   options: ToolCallOptions = {},
 ): Promise<ToolCallOutcome> {
   const { tool } = bound;
-  const checked = validateToolArgs(tool, rawArgs ?? {});
+  const checked = tool.ownsArguments
+    ? ownArguments(rawArgs)
+    : validateToolArgs(tool, rawArgs ?? {});
   if (!checked.ok) {
     const error = `Invalid arguments for ${tool.name}: ${checked.error}`;
     return { ok: false, result: undefined, modelResult: { error }, error, args: {} };
   }
   const args = checked.args;
+  const recorded: ActionRecord[] = [];
+  const serverMessages: JsonObject[] = [];
+  let exitReason = tool.exitReason;
+  const record = (action: ActionRecord) => {
+    state.actions.push(action);
+    recorded.push(action);
+    options.onAction?.(action, state.toolDomain);
+  };
   let result: unknown;
   // Any tool may change the db (a refused call may have changed part of it), so none reuses a hash.
   const endWrite = beginDbWrite(state);
@@ -135,30 +149,58 @@ export async function executeBoundTool(
       domain: bound.domain,
       signal: options.signal ?? new AbortController().signal,
       options: bound.options,
+      // Self-built records carry an action_type and fields of the tool's choosing.
+      recordAction: (action) => record(structuredClone(action) as unknown as ActionRecord),
+      pushServerMessage: (data) => {
+        serverMessages.push(data);
+        options.onServerMessage?.(data);
+      },
+      endConversation: (reason) => {
+        exitReason = reason;
+      },
     });
   } catch (err) {
     const error = errorMessage(err);
-    return { ok: false, result: undefined, modelResult: { error }, error, args };
+    const failed: ToolCallOutcome = {
+      ok: false,
+      result: undefined,
+      modelResult: { error },
+      error,
+      args,
+    };
+    if (serverMessages.length > 0) failed.serverMessages = serverMessages;
+    return failed;
   } finally {
     endWrite();
   }
   // Snapshot the result now: tools may return live references into the db, which later calls change.
   result = snapshot(result);
-  const outcome: ToolCallOutcome = { ok: true, result, modelResult: wrapToolResult(result), args };
-  if (tool.kind === 'write') {
-    const action: ActionRecord = {
+  const modelResult = tool.modelResult ? tool.modelResult(result) : wrapToolResult(result);
+  const outcome: ToolCallOutcome = { ok: true, result, modelResult, args };
+  if (tool.kind === 'write' && !tool.recordsOwnActions) {
+    record({
       action_type: tool.actionType ?? tool.name,
       name: tool.name,
       arguments: structuredClone(args),
       result: result === undefined ? null : result,
-    };
-    state.actions.push(action);
-    outcome.action = action;
-    options.onAction?.(action, state.toolDomain);
+    });
   }
-  if (tool.exitReason !== undefined) outcome.exitReason = tool.exitReason;
+  if (recorded[0] !== undefined) outcome.action = recorded[0];
+  if (serverMessages.length > 0) outcome.serverMessages = serverMessages;
+  if (exitReason !== undefined) outcome.exitReason = exitReason;
   if (tool.finalResponse) outcome.finalResponse = result;
   return outcome;
+}
+
+/** The model's arguments for a tool that checks its own: a copy of any JSON object (none is `{}`). */
+function ownArguments(
+  rawArgs: unknown,
+): { ok: true; args: JsonObject } | { ok: false; error: string } {
+  if (rawArgs === undefined || rawArgs === null) return { ok: true, args: {} };
+  if (typeof rawArgs !== 'object' || Array.isArray(rawArgs)) {
+    return { ok: false, error: 'arguments must be a JSON object' };
+  }
+  return { ok: true, args: structuredClone(rawArgs) as JsonObject };
 }
 
 /** Run a tool by name from the session's bound tools; unknown names get the catch-all answer. */

@@ -37,6 +37,31 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** Constructor kwargs given for this tool in `update_system_prompt`'s `tools`. */
   readonly options: JsonObject;
+  /**
+   * Record an action of this call, for tools with `recordsOwnActions`: appended to
+   * `state.actions` and pushed as `action-applied` at once.
+   */
+  readonly recordAction?: (record: SelfRecordedAction) => void;
+  /** Push an RTVI `server-message` with `data` during the call (e.g. a `<final_response>` text). */
+  readonly pushServerMessage?: (data: JsonObject) => void;
+  /**
+   * End the conversation once this call's result is delivered (`<exit>reason</exit>`), for
+   * tools that end it only on some outcomes.
+   */
+  readonly endConversation?: (reason: string) => void;
+}
+
+/**
+ * An action record a tool builds itself: an `action_type` and the fields of the tool's choosing
+ * (NeMo's eva tools record e.g. `{action_type: 'rebook_flight', confirmation_number, change_fee,
+ * ...}`, without `name` or `arguments`).
+ */
+export type SelfRecordedAction = JsonObject & { action_type: string };
+
+/** What a tool shows the model for some constructor kwargs (see `ToolDefinition.describe`). */
+export interface ToolDescription {
+  description: string;
+  parameters: ToolParametersSchema;
 }
 
 /** A tool the model (or a scripted policy, or gold replay) can call. */
@@ -65,6 +90,31 @@ export interface ToolDefinition<Args extends JsonObject = JsonObject> {
   finalResponse?: boolean;
   /** For `frontend` tools: RPC method override and deadline. */
   frontend?: { method?: string; timeoutMs?: number; feature?: string };
+  /**
+   * The tool checks its own arguments: `execute` gets a copy of what the model sent, not checked
+   * against `parameters` (which the model still sees). For ports whose tools answer invalid calls
+   * themselves (NeMo's tools validate with pydantic, or not at all).
+   */
+  ownsArguments?: boolean;
+  /**
+   * The tool records its actions itself, through `context.recordAction` (none for a call it
+   * refused with an error result). Without it, each successful call of a `write` tool is
+   * recorded as `{action_type, name, arguments, result}`.
+   */
+  recordsOwnActions?: boolean;
+  /** The form the model is given of a successful result. @default wrapToolResult */
+  modelResult?(result: unknown): unknown;
+  /**
+   * What the model sees for the constructor kwargs given in `update_system_prompt`, for tools
+   * whose schema depends on them; `description` and `parameters` otherwise.
+   */
+  describe?(options: JsonObject): ToolDescription;
+  /**
+   * Set up shared state when `update_system_prompt` binds the tool (after the scenario state was
+   * cleared, before `apply_initialization`), in the order of its tools JSON; see
+   * `applyBindHooks`. NeMo's tools seed shared state when they are built.
+   */
+  onBind?(shared: JsonObject, options: JsonObject): void;
   /**
    * Run the tool. Throw a {@link ToolError} (or any error) for a refused call: the
    * model then sees `{"error": message}` and no action is recorded.

@@ -123,8 +123,19 @@ export interface BotServerOptions {
   publicHost?: string;
   /** @default a pino logger on stderr */
   logger?: Logger;
-  /** How long `close()` waits for in-flight replies. @default 5000 */
+  /**
+   * How long `close()` lets in-flight replies and turns finish after telling the connected
+   * clients (`server-message {type: "server-draining", grace_ms}`); then it closes them (1001).
+   * @default 5000
+   */
   shutdownGraceMs?: number;
+  /**
+   * Serve `GET /metrics` (and `/healthz`, `/readyz`) on this port of `host` instead of the
+   * server's own port (0 picks a free one). It keeps answering while the server drains, so
+   * probes there see readiness turn false. Either way `/metrics` needs the `token`, when one is
+   * set. @default the server's own port
+   */
+  metricsPort?: number;
   /**
    * Called for every new session, before it handles any message: register browser-callable RPC
    * methods on `session.rpc`, attach per-session state. A throw closes that connection (1011).

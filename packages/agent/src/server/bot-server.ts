@@ -1,8 +1,8 @@
 /**
  * The bot server: a WebSocket server speaking Pipecat's RTVI protocol in binary
  * protobuf frames, one isolated {@link BotSession} per client and many connections per
- * process, with `POST /connect` and `GET /healthz` beside it. A session can outlive its
- * connection (see {@link SessionDirectory}).
+ * process, with `POST /connect`, `GET /healthz`, `GET /readyz` and `GET /metrics` beside it. A
+ * session can outlive its connection (see {@link SessionDirectory}).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -10,24 +10,28 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { RawData, WebSocket } from 'ws';
-import { decodeRtviFrame, encodeFrame, rtviError } from '@scenaro/sdk/protocol';
-import type { RTVIMessage } from '@scenaro/sdk/protocol';
+import type { WebSocket } from 'ws';
+import { encodeFrame } from '@scenaro/sdk/protocol';
+import type { RTVIMessage, ServerDrainingMessage } from '@scenaro/sdk/protocol';
 import { ClientMessageRouter } from '../control/router.js';
 import type { ClientMessageHandler } from '../control/handlers.js';
 import { DbCache } from '../scenario/db-loader.js';
 import { registerControlTools } from '../scenario/control-tools.js';
 import { DomainRegistry } from '../scenario/registry.js';
 import { checkAuthSettings } from './auth.js';
-import { answerHttp, refuseUpgrade } from './http-front.js';
+import { takeFrame } from './frame-intake.js';
+import { answerHttp, listenOn, refuseUpgrade, requestId } from './http-front.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
+import { ServerMetrics } from './metrics.js';
 import { encodeOutgoing } from './reply-encoder.js';
+import { TurnTracer } from './turn-tracing.js';
 import { BotSession } from './session.js';
 import { prepareVoice } from './voice-session.js';
 import type { SessionConnection } from './session-connection.js';
 import { SessionDirectory } from './session-directory.js';
 import { closeWithin, whenDrained } from './socket-drain.js';
+import { closeAllWithin, settleWithin } from './shutdown.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
 import type { BotServerOptions } from './bot-server-options.js';
@@ -44,6 +48,9 @@ export class BotServer {
   readonly registry: DomainRegistry;
   readonly router: ClientMessageRouter;
   readonly log: Logger;
+  /** Prometheus metrics (`GET /metrics`). */
+  readonly metrics: ServerMetrics;
+  readonly #tracer = new TurnTracer();
   readonly #options: Required<
     Pick<
       BotServerOptions,
@@ -64,6 +71,7 @@ export class BotServer {
     BotServerOptions;
   readonly #dbCache: DbCache;
   readonly #http: Server;
+  readonly #metricsHttp: Server | undefined;
   readonly #wss: WebSocketServer;
   readonly #sessions = new Map<WebSocket, BotSession>();
   readonly #watch: ConnectionWatch;
@@ -116,6 +124,11 @@ export class BotServer {
       end: (session) => this.#end(session),
     });
     this.#dbCache = options.dbCache ?? new DbCache();
+    this.metrics = new ServerMetrics({
+      connectedSessions: () => this.#sessions.size,
+      waitingSessions: () => this.#directory.detachedCount,
+      draining: () => this.#closing,
+    });
     const upgradeTimeoutMs = options.upgradeTimeoutMs ?? 10_000;
     this.#http = createServer(
       {
@@ -124,8 +137,12 @@ export class BotServer {
         requestTimeout: upgradeTimeoutMs,
         connectionsCheckingInterval: Math.max(10, Math.min(1000, upgradeTimeoutMs / 4)),
       },
-      (req, res) => this.#onHttp(req, res),
+      (req, res) => this.#onHttp(req, res, options.metricsPort === undefined),
     );
+    this.#metricsHttp =
+      options.metricsPort === undefined
+        ? undefined
+        : createServer((req, res) => this.#onHttp(req, res, true, false));
     this.#watch = new ConnectionWatch({
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
       pingIntervalMs: options.pingIntervalMs ?? 30_000,
@@ -152,14 +169,16 @@ export class BotServer {
 
   /** Start listening. Resolves once connections are accepted. */
   async listen(): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.#http.once('error', reject);
-      this.#http.listen(this.#options.port, this.#options.host, () => {
-        this.#http.off('error', reject);
-        resolve();
-      });
-    });
-    this.log.info({ url: this.url }, 'listening');
+    await listenOn(this.#http, this.#options.port, this.#options.host);
+    if (this.#metricsHttp) {
+      await listenOn(this.#metricsHttp, this.#options.metricsPort ?? 0, this.#options.host).catch(
+        (err: unknown) => {
+          this.#http.close();
+          throw err;
+        },
+      );
+    }
+    this.log.info({ url: this.url, metricsUrl: this.metricsUrl }, 'listening');
     if (this.#options.voice) await prepareVoice(this.#options.voice, this.log);
     return this;
   }
@@ -178,6 +197,18 @@ export class BotServer {
     return `ws://${host}:${port}`;
   }
 
+  /** Where `GET /metrics` is served (the separate metrics port, or the server's own). */
+  get metricsUrl(): string {
+    const address = this.#metricsHttp?.address();
+    const port = address && typeof address === 'object' ? address.port : this.address.port;
+    return `${this.url.replace(/^ws:/, 'http:').replace(/:\d+$/, '')}:${port}/metrics`;
+  }
+
+  /** False once the server has begun to shut down (`GET /readyz` answers 503). */
+  get ready(): boolean {
+    return !this.#closing;
+  }
+
   /** The sessions with a connection. */
   get sessions(): BotSession[] {
     return [...this.#sessions.values()];
@@ -194,58 +225,49 @@ export class BotServer {
   }
 
   /**
-   * Graceful shutdown: stop accepting, end the sessions waiting for a client, let in-flight
-   * replies finish (up to the grace period), then close every connection with 1001.
+   * Graceful shutdown: readiness turns false and the server's port stops listening (the metrics
+   * port, if any, answers `/readyz` with 503 until the end), every connected client is told
+   * (`server-message {type: "server-draining", grace_ms}`), sessions waiting for a client end,
+   * in-flight replies and turns finish (up to the grace period), then every connection is closed
+   * with 1001.
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
+    const graceMs = this.#options.shutdownGraceMs;
+    const notice: ServerDrainingMessage = { type: 'server-draining', grace_ms: graceMs };
+    for (const session of this.#sessions.values()) if (session.ready) session.push(notice);
+    this.log.info({ sessions: this.#sessions.size, graceMs }, 'draining');
     for (const session of this.#directory.drainWaiting()) this.#end(session);
     const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
     this.#watch.stop();
-    const drains = [...this.#sessions.values()].map((s) => s.drain());
-    // These timers stay referenced (both bounded): with unref'd ones, a process with nothing
-    // else pending exited (code 13) before close() resolved, skipping whatever followed it.
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.allSettled(drains),
-      new Promise((resolve) => (grace = setTimeout(resolve, this.#options.shutdownGraceMs))),
-    ]);
-    clearTimeout(grace);
-    for (const ws of this.#sessions.keys()) ws.close(1001, 'server shutting down');
-    await new Promise<void>((resolve) => {
-      let waited = false;
-      const deadline = setTimeout(() => {
-        waited = true;
-        for (const ws of this.#sessions.keys()) ws.terminate();
-        resolve();
-      }, 1000);
-      const check = () => {
-        if (waited) return;
-        if (this.#sessions.size === 0) {
-          clearTimeout(deadline);
-          resolve();
-        } else setTimeout(check, 10);
-      };
-      check();
-    });
+    // The metrics port, when there is one, stays open meanwhile: probes see readiness false.
+    await settleWithin(
+      [...this.#sessions.values()].map((s) => s.drain()),
+      graceMs,
+    );
+    await closeAllWithin(() => this.#sessions.keys(), 1000);
     this.#http.closeAllConnections();
+    this.#metricsHttp?.close();
+    this.#metricsHttp?.closeAllConnections();
     this.#wss.close();
     // Bounded too: whatever is left open (a half-sent upgrade, say) does not keep close() waiting.
-    let last: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([stopped, new Promise((resolve) => (last = setTimeout(resolve, 1000)))]);
-    clearTimeout(last);
+    await settleWithin([stopped], 1000);
     this.log.info({}, 'closed');
   }
 
-  #onHttp(req: IncomingMessage, res: ServerResponse): void {
+  #onHttp(req: IncomingMessage, res: ServerResponse, metrics: boolean, connect = true): void {
+    const wsUrl = () => {
+      const host = this.#options.publicHost ?? this.address.address;
+      return `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}`;
+    };
     answerHttp(req, res, {
       closing: this.#closing,
       sessions: this.#sessions.size,
-      wsUrl: () => {
-        const host = this.#options.publicHost ?? this.address.address;
-        return `ws://${host.includes(':') ? `[${host}]` : host}:${this.address.port}`;
-      },
+      token: this.#options.token,
+      log: this.log,
+      ...(metrics ? { metrics: this.metrics } : {}),
+      ...(connect ? { wsUrl } : {}),
     });
   }
 
@@ -260,8 +282,8 @@ export class BotServer {
       token: this.#options.token,
       log: this.log,
     });
-    if (!refused)
-      this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
+    if (refused) this.metrics.connectionRefused(refused);
+    else this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
   }
 
   #onConnection(ws: WebSocket, req: IncomingMessage): void {
@@ -270,8 +292,13 @@ export class BotServer {
       this.#takeOver(claimed);
       claimed.attach(this.#connectionFor(ws, req, claimed.log, true));
       this.#bind(ws, req, claimed);
+      this.metrics.connectionAccepted(true);
       claimed.log.info(
-        { remote: req.socket.remoteAddress, sessions: this.#sessions.size },
+        {
+          remote: req.socket.remoteAddress,
+          requestId: requestId(req),
+          sessions: this.#sessions.size,
+        },
         'session continues on a new connection',
       );
       return;
@@ -282,6 +309,7 @@ export class BotServer {
       Math.min(maxSessions, this.#maxConnections),
     );
     if (this.#sessions.size >= maxSessions) {
+      this.metrics.error('session_limit');
       ws.close(1013, 'Server is at its session limit; try again later');
       return;
     }
@@ -310,13 +338,22 @@ export class BotServer {
       this.#options.onSession?.(session);
     } catch (err) {
       log.error({ err }, 'onSession failed; closing the connection');
+      this.metrics.error('session_setup');
       session.dispose();
       ws.close(1011, 'session setup failed');
       return;
     }
     this.#directory.opened(session);
     this.#bind(ws, req, session);
-    log.info({ remote: req.socket.remoteAddress, sessions: this.#sessions.size }, 'session opened');
+    this.metrics.connectionAccepted(false);
+    log.info(
+      {
+        remote: req.socket.remoteAddress,
+        requestId: requestId(req),
+        sessions: this.#sessions.size,
+      },
+      'session opened',
+    );
   }
 
   /** How a session talks through `ws` (`resumed`: it continues an earlier connection's session). */
@@ -356,7 +393,14 @@ export class BotServer {
     this.#sessions.set(ws, session);
     this.#watch.add(ws, req.socket, () => session.ready, log);
     ws.on('message', (data, isBinary) => {
-      if (this.#sessions.get(ws) === session) this.#onMessage(ws, session, data, isBinary);
+      if (this.#sessions.get(ws) !== session) return;
+      takeFrame(data, isBinary, {
+        session,
+        reply: (message) => this.#send(ws, message, log),
+        metrics: this.metrics,
+        received: (message) => this.#tracer.received(session, message),
+        requestLabel: (t) => (this.router.get(t) ? t : 'unknown'),
+      });
     });
     ws.on('close', (code) => {
       if (this.#sessions.get(ws) !== session) return; // taken over: the session went on
@@ -369,7 +413,10 @@ export class BotServer {
       this.#end(session);
       log.info({ code, sessions: this.#sessions.size }, 'session closed');
     });
-    ws.on('error', (err) => log.warn({ err }, 'socket error'));
+    ws.on('error', (err) => {
+      this.metrics.error('socket');
+      log.warn({ err }, 'socket error');
+    });
   }
 
   /** Detach `session` from the connection it has, if any, and close that connection. */
@@ -385,55 +432,8 @@ export class BotServer {
 
   #end(session: BotSession): void {
     this.#directory.forget(session);
+    this.#tracer.forget(session);
     session.dispose();
-  }
-
-  #onMessage(ws: WebSocket, session: BotSession, data: RawData, isBinary: boolean): void {
-    if (!isBinary) {
-      this.#send(
-        ws,
-        rtviError(
-          'Text WebSocket messages are not supported: send binary protobuf Pipecat frames.',
-          false,
-        ),
-        session.log,
-      );
-      return;
-    }
-    const bytes = toBytes(data);
-    const decoded = decodeRtviFrame(bytes);
-    if (decoded.ok) {
-      session.handle(decoded.message);
-      return;
-    }
-    switch (decoded.reason) {
-      case 'not-a-frame':
-        this.#send(
-          ws,
-          rtviError(`Undecodable frame: ${decoded.error.message}`, false),
-          session.log,
-        );
-        return;
-      case 'not-a-message':
-        if (decoded.frame.kind === 'audio') session.audio(decoded.frame);
-        else session.log.debug({ kind: decoded.frame.kind }, 'ignored a non-message frame');
-        return;
-      case 'bad-envelope':
-        if (decoded.error.kind === 'foreign-label') {
-          session.log.warn({ label: decoded.error.message }, 'ignored a message that is not RTVI');
-          return;
-        }
-        if (decoded.error.type === 'error' || decoded.error.type === 'error-response') {
-          // Never answer a peer's error, even a malformed one (no error ping-pong).
-          session.log.warn({ type: decoded.error.type }, 'ignored a malformed peer error');
-          return;
-        }
-        this.#send(
-          ws,
-          rtviError(`Invalid RTVI transport message: ${decoded.error.message}`, false),
-          session.log,
-        );
-    }
   }
 
   /**
@@ -459,6 +459,7 @@ export class BotServer {
     const bytes = encodeFrame({ kind: 'audio', audio: pcm, sampleRate, numChannels: 1 });
     if (!this.#fits(ws, bytes.byteLength, log)) return undefined;
     ws.send(bytes, { binary: true });
+    this.metrics.audioSent(pcm.byteLength, sampleRate);
     return this.#whenWritable(ws, req);
   }
 
@@ -466,6 +467,7 @@ export class BotServer {
   #fits(ws: WebSocket, bytes: number, log: Logger): boolean {
     if (ws.bufferedAmount + bytes <= this.#options.maxBufferedBytes) return true;
     log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
+    this.metrics.error('slow_reader');
     const session = this.#sessions.get(ws);
     if (session) this.#directory.endOnClose(session);
     // A client that reads nothing never takes the close frame either.
@@ -483,14 +485,11 @@ export class BotServer {
     const bytes = encodeOutgoing(message, this.#options.maxOutgoingBytes, log);
     if (!bytes || !this.#fits(ws, bytes.byteLength, log)) return false;
     ws.send(bytes, { binary: true });
+    const session = this.#sessions.get(ws);
+    this.metrics.messageSent(session, message);
+    this.#tracer.sent(session, message);
     return true;
   }
-}
-
-function toBytes(data: RawData): Uint8Array {
-  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /** Create and start a bot server. */

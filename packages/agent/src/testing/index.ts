@@ -9,14 +9,20 @@
  *   audio and every RTVI message and callback with its arrival time;
  * - {@link startOpenAITestServer}: a scripted local OpenAI-compatible chat-completions server;
  * - {@link startOpenAIAudioTestServer}: a local OpenAI-compatible speech and transcription server;
- * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes.
+ * - {@link echoModel} / {@link echoConversation}: a scripted policy that repeats what it heard;
+ * - {@link SPOKEN_USER_TURNS}: tau2-style user turns to speak to a voice bot;
+ * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes;
+ * - {@link scrapeMetrics}, {@link metricValue}: a server's Prometheus metrics.
  *
  * Node only.
  */
 export * from '../client/rtvi-client.js';
+export * from './echo-policy.js';
 export * from './http-probes.js';
 export * from './openai-audio-test-server.js';
 export * from './openai-test-server/types.js';
 export { OpenAITestServer, startOpenAITestServer } from './openai-test-server/server.js';
 export * from './pipecat-node.js';
 export * from './poll.js';
+export * from './spoken-user-turns.js';
+export * from './prometheus.js';

@@ -1,7 +1,6 @@
 /**
  * The bot's voice in one session: the reply's text streams in, each complete
- * sentence is synthesized while the previous one plays (so a long sentence that takes a while
- * to synthesize does not leave a pause in the speech), and the audio goes
+ * sentence is synthesized while the previous one plays, and the audio goes
  * out in fixed-length frames timed by an {@link AudioClock} (real time for a
  * listener, sample-counted for evaluation). It emits the RTVI events Pipecat's
  * output emits around speech, in the same order:
@@ -59,21 +58,14 @@ export interface BotSpeakerOptions {
 /** How long after its audio has played the bot stops speaking (Pipecat's `BOT_VAD_STOP_SECS`). */
 export const STOPPED_SPEAKING_AFTER_MS = 350;
 
-/** A sentence synthesized ahead of its turn to be spoken. */
-interface Prefetched {
+/** The next sentence, synthesized while the one before it plays. */
+interface Synthesis {
   sentence: string;
-  signal: AbortSignal;
-  audio: Promise<Uint8Array[]>;
-}
-
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
-  const all: Uint8Array[] = [];
-  for await (const chunk of chunks) all.push(chunk);
-  return all;
-}
-
-async function* replay(audio: Promise<Uint8Array[]>): AsyncIterable<Uint8Array> {
-  yield* await audio;
+  started: number;
+  /** When its first audio came. */
+  firstAt?: number;
+  chunks: Uint8Array[];
+  done: Promise<void>;
 }
 
 /** Marks the end of a reply in the queue. */
@@ -102,7 +94,7 @@ export class BotSpeaker {
   #spokenInReply = 0;
   #marks: SpeechMarks = {};
   #idleWaiters: (() => void)[] = [];
-  #ahead: Prefetched | undefined;
+  #ahead: Synthesis | undefined;
 
   constructor(options: BotSpeakerOptions) {
     this.#tts = options.tts;
@@ -192,7 +184,10 @@ export class BotSpeaker {
   #enqueue(items: QueueItem[]): void {
     if (items.length === 0) return;
     this.#queue.push(...items);
-    if (this.#running) return;
+    if (this.#running) {
+      this.#synthesizeNext(this.#controller.signal);
+      return;
+    }
     const run = this.#drain(this.#controller.signal).finally(() => {
       if (this.#running === run) this.#running = undefined;
       this.#settleIdle();
@@ -224,18 +219,21 @@ export class BotSpeaker {
       this.#marks = { ttsStart: performance.now() };
       this.#sink.emit('bot-tts-started');
     }
-    const started = performance.now();
+    const ahead = this.#ahead?.sentence === sentence ? this.#ahead : undefined;
+    this.#ahead = undefined;
+    if (ahead) await ahead.done;
+    const started = ahead?.started ?? performance.now();
     let first = true;
-    for await (const chunk of this.#audioOf(sentence, signal)) {
+    for await (const chunk of ahead?.chunks ?? this.#tts.synthesize(sentence, { signal })) {
       if (first) {
         first = false;
-        this.#prefetchNext(signal);
-        this.#marks.ttsFirstAudio ??= performance.now();
+        const firstAt = ahead?.firstAt ?? performance.now();
+        this.#marks.ttsFirstAudio ??= firstAt;
         this.#sink.emit('metrics', {
-          ttfb: [
-            { processor: `${this.#tts.name}-tts`, value: (performance.now() - started) / 1000 },
-          ],
+          ttfb: [{ processor: `${this.#tts.name}-tts`, value: (firstAt - started) / 1000 }],
         });
+        // The next sentence is synthesized while this one plays.
+        this.#synthesizeNext(signal);
       }
       for (const frame of chunker.push(chunk)) await this.#send(frame, signal);
     }
@@ -260,23 +258,6 @@ export class BotSpeaker {
     });
   }
 
-  /** The sentence's audio: synthesized ahead while the previous one played, or now. */
-  #audioOf(sentence: string, signal: AbortSignal): AsyncIterable<Uint8Array> {
-    const ahead = this.#ahead;
-    this.#ahead = undefined;
-    if (ahead && ahead.sentence === sentence && ahead.signal === signal) return replay(ahead.audio);
-    return this.#tts.synthesize(sentence, { signal });
-  }
-
-  /** Start synthesizing the next queued sentence (once this one's audio has begun). */
-  #prefetchNext(signal: AbortSignal): void {
-    const next = this.#queue[0];
-    if (typeof next !== 'string' || this.#ahead) return;
-    const audio = collect(this.#tts.synthesize(next, { signal }));
-    audio.catch(() => undefined);
-    this.#ahead = { sentence: next, signal, audio };
-  }
-
   /**
    * A frame of silence ends the reply (a browser's player drops the last partial 128-sample
    * buffer it was given: that way it drops silence); then, as Pipecat's output does,
@@ -294,6 +275,27 @@ export class BotSpeaker {
       await this.#clock.advance(0, signal);
     }
     this.#finish();
+  }
+
+  /** Start synthesizing the sentence waiting next in the queue, if there is one. */
+  #synthesizeNext(signal: AbortSignal): void {
+    const next = this.#queue[0];
+    if (typeof next !== 'string' || this.#ahead || signal.aborted) return;
+    const ahead: Synthesis = {
+      sentence: next,
+      started: performance.now(),
+      chunks: [],
+      done: Promise.resolve(),
+    };
+    ahead.done = (async () => {
+      for await (const chunk of this.#tts.synthesize(next, { signal })) {
+        ahead.firstAt ??= performance.now();
+        ahead.chunks.push(chunk);
+      }
+    })();
+    // A failure surfaces when the sentence's turn comes.
+    ahead.done.catch(() => undefined);
+    this.#ahead = ahead;
   }
 
   async #send(frame: Uint8Array, signal: AbortSignal): Promise<void> {

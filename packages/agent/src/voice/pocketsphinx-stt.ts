@@ -12,10 +12,12 @@
  * caller's utterances by those times; an ended utterance is final once the
  * recognizer has printed a segment reaching past its end (about 0.3-0.6 s of
  * audio after the speech stopped), or after `finalTimeoutMs` of waiting when
- * it prints nothing (the caller's VAD heard speech the recognizer did not).
+ * it prints nothing and uses no CPU (the caller's VAD heard speech the
+ * recognizer did not, or the stream stopped right after the speech).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -51,7 +53,8 @@ export interface PocketsphinxOptions {
   /**
    * How long an ended utterance waits for the recognizer when it prints
    * nothing at all, before its final is given as is (wall clock, restarted by
-   * any output of the recognizer; default 3000 ms).
+   * any output of the recognizer, and extended while the recognizer is using
+   * CPU, i.e. still decoding on a busy machine; default 3000 ms).
    */
   finalTimeoutMs?: number;
 }
@@ -222,10 +225,33 @@ class PocketsphinxSession extends UtteranceSession {
   private arm(final: PendingFinal): void {
     clearTimeout(final.timer);
     if (!this.ready) return;
-    final.timer = setTimeout(() => {
+    let cpu = this.cpuTicks();
+    const expire = (): void => {
+      // Still decoding (a busy machine delays its output): wait on while it works.
+      const now = this.cpuTicks();
+      if (now !== undefined && cpu !== undefined && now > cpu) {
+        cpu = now;
+        final.timer = setTimeout(expire, this.options.finalTimeoutMs);
+        return;
+      }
       this.pending.delete(final.utterance.utterance);
       final.resolve(this.finish(final.utterance));
-    }, this.options.finalTimeoutMs);
+    };
+    final.timer = setTimeout(expire, this.options.finalTimeoutMs);
+  }
+
+  /** CPU time the recognizer has used, in clock ticks (Linux `/proc`; undefined elsewhere). */
+  private cpuTicks(): number | undefined {
+    const pid = this.child.pid;
+    if (pid === undefined) return undefined;
+    try {
+      // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return undefined;
+    }
   }
 
   async close(): Promise<void> {

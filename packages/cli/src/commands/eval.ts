@@ -19,11 +19,20 @@ export function evalCommand(): Command {
       'Run scenarios through an agent bot and a user-simulator bot, score them, and write result files and report.html.\n' +
         'Without --agent-url/--user-url both bots start locally with the scripted policies (the offline default).',
     )
-    .option('--domain <name>', 'domain to run, repeatable (default: commerce)', collect)
+    .option(
+      '--domain <name>',
+      'domain to run, repeatable (default: commerce); tau2_airline, tau2_retail, tau2_telecom, ' +
+        'tau2_telecom_workflow, eva_airline, restaurant, fastbite, customer_service, qa and ' +
+        'simple_qa read --data-root',
+      collect,
+    )
     .option('--scenarios <names>', 'only these scenarios (comma-separated, repeatable)', collect)
     .option('--list', 'list the scenario names and exit')
     .option('--output-dir <dir>', 'where run folders go', './eval-results')
-    .option('--data-root <dir>', 'tau2 data root (default: $EVAL_DATA_ROOT or ./data)')
+    .option(
+      '--data-root <dir>',
+      'data root of the tau2 and NeMo suites (default: $EVAL_DATA_ROOT or ./data)',
+    )
     .option('--duration <seconds>', "override every scenario's time limit")
     .option('--max-turns <n>', 'turn limit per side (default 30)')
     .option('--concurrency <n>', 'scenarios at once', '4')
@@ -33,7 +42,11 @@ export function evalCommand(): Command {
       'finish an interrupted run (a folder in --output-dir) with the arguments it was started with',
     )
     .option('--run-id <name>', 'name of the run folder (default: a timestamp)')
-    .option('--shard <k/n>', 'run only the k-th of n shards (merge them with `scenaro eval merge`)')
+    .option(
+      '--shard <k/n>',
+      'run only the k-th of n shards (merge them with `scenaro eval merge`); auto/n takes k from ' +
+        '$JOB_COMPLETION_INDEX + 1 (a Kubernetes Indexed Job). Shards may share a --run-id',
+    )
     .option('--agent-url <url>', 'use a running agent bot')
     .option('--user-url <url>', 'use a running user-simulator bot')
     .option('--token <token>', 'token for the bots')
@@ -81,28 +94,46 @@ export function evalCommand(): Command {
       }
       const given = (flag: keyof EvalFlags) => self.getOptionValueSource(flag) === 'cli';
       // Loaded when the command runs, so that `scenaro --help` loads no harness code.
-      const [{ runEvaluation }, { evaluationOptions }, { evaluationSummary }] = await Promise.all([
-        import('@scenaro/eval'),
-        import('../eval-flags.js'),
-        import('../eval-run.js'),
-      ]);
-      const result = await runEvaluation(evaluationOptions(flags, process.argv, given));
-      for (const line of evaluationSummary(result)) console.log(line);
+      const [{ runEvaluation }, { evaluationOptions }, { evaluationSummary }, { startTracing }] =
+        await Promise.all([
+          import('@scenaro/eval'),
+          import('../eval-flags.js'),
+          import('../eval-run.js'),
+          import('../tracing.js'),
+        ]);
+      // The local bots' turns are traced when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+      const stopTracing = await startTracing();
+      try {
+        const result = await runEvaluation(evaluationOptions(flags, process.argv, given));
+        for (const line of evaluationSummary(result)) console.log(line);
+      } finally {
+        await stopTracing?.();
+      }
     });
   command
     .command('merge')
     .description(
       'Merge result folders of several runs (e.g. shards) into one run folder with fresh summaries.',
     )
-    .argument('<dirs...>', 'run folders to merge')
+    .argument('<dirs...>', 'run folders to merge (a run folder that shards shared counts once)')
     .requiredOption('--into <dir>', 'the merged run folder to create')
-    .action(async (dirs: string[], flags: { into: string }) => {
+    .option('--allow-partial', 'merge even when some shards of the run are missing')
+    .action(async (dirs: string[], flags: { into: string; allowPartial?: boolean }) => {
       const { mergeRuns } = await import('@scenaro/eval');
       const merged = await mergeRuns(
         dirs.map((d) => resolve(d)),
         resolve(flags.into),
+        flags.allowPartial ? { allowPartial: true } : {},
       );
-      console.log(`merged ${merged.scenarios} scenarios into ${merged.runDir}`);
+      if (merged.unfinished.length > 0)
+        console.warn(
+          `scenaro: warning: ${merged.unfinished.length} scenario(s) of the shards have no ` +
+            `finished result: ${merged.unfinished.slice(0, 10).join(', ')}` +
+            (merged.unfinished.length > 10 ? ', ...' : ''),
+        );
+      const n = merged.shards.length;
+      const shards = n > 0 ? ` from ${n} shard${n === 1 ? '' : 's'}` : '';
+      console.log(`merged ${merged.scenarios} scenarios${shards} into ${merged.runDir}`);
     });
   return command;
 }

@@ -15,11 +15,14 @@ export function replayCommand(): Command {
     )
     .requiredOption(
       '--domain <name>',
-      'domain (scenario-name prefix), e.g. tau2_airline or tau2_telecom_workflow',
+      'domain (scenario-name prefix), e.g. tau2_airline, tau2_telecom_workflow or eva_airline',
     )
     .option('--scenario <name...>', 'replay only these scenarios (repeatable)')
     .addOption(
-      new Option('--data-root <dir>', 'data root the tau2 files and db_paths resolve in')
+      new Option(
+        '--data-root <dir>',
+        'data root the tau2 and NeMo suite files and db_paths resolve in',
+      )
         .env('EVAL_DATA_ROOT')
         .default('./data'),
     )

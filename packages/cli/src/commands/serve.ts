@@ -40,6 +40,15 @@ export function serveCommand(): Command {
     )
     .option('--max-sessions <n>', 'most sessions at once')
     .option(
+      '--metrics-port <port>',
+      'serve GET /metrics (and /healthz, /readyz) on this port instead of --port',
+    )
+    .option(
+      '--shutdown-grace-ms <ms>',
+      'on SIGTERM/SIGINT: how long in-flight turns may take to finish before connections close',
+      '5000',
+    )
+    .option(
       '--single-client',
       'one session for whoever connects, kept between connections; a new connection takes it ' +
         "over (Pipecat parity, what NeMo's evaluation bridge expects)",
@@ -66,7 +75,17 @@ export function serveCommand(): Command {
     command,
     'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM, NIM, Ollama, llama.cpp)',
   ).action(async (options: ServeOptions) => {
-    const { serve } = await import('../start-server.js');
-    closeOnSignal(await serve(options));
+    const [{ serve }, { startTracing }] = await Promise.all([
+      import('../start-server.js'),
+      import('../tracing.js'),
+    ]);
+    const stopTracing = await startTracing();
+    const server = await serve(options);
+    closeOnSignal({
+      close: async () => {
+        await server.close();
+        await stopTracing?.();
+      },
+    });
   });
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import {
+  applyBindHooks,
   applyDeltaDefault,
   applyInitialization,
   createScenarioState,
@@ -97,7 +98,7 @@ function message(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-/** Bind a side's tools as `update_system_prompt` does; returns binding errors. */
+/** Bind a side's tools as `update_system_prompt` does (set-up hooks included); returns binding errors. */
 function bindTools(
   state: ScenarioState,
   registry: DomainRegistry,
@@ -116,8 +117,13 @@ function bindTools(
     state.tools.set(found.tool.name, {
       tool: found.tool,
       domain: found.domain,
-      options: { ...options },
+      options: structuredClone(options),
     });
+  }
+  try {
+    applyBindHooks(state.shared, state.tools.values());
+  } catch (err) {
+    errors.push(`${side}: a tool could not be set up: ${message(err)}`);
   }
   return errors;
 }

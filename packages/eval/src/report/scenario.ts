@@ -91,12 +91,26 @@ function transcript(m: ScenarioMetrics): string {
   return `<ol class="transcript">${items}</ol>`;
 }
 
+/**
+ * An action's arguments; a record a tool builds itself (NeMo's eva tools: an `action_type` and
+ * fields of its own, no `name` or `arguments`) shows its fields instead.
+ */
+function actionDetails(a: ActionRecord): unknown {
+  if (a.arguments !== undefined) return a.arguments;
+  const {
+    action_type: _type,
+    side: _side,
+    ...fields
+  } = a as ActionRecord & Record<string, unknown>;
+  return fields;
+}
+
 function actionList(actions: readonly ActionRecord[], side: string): string {
   if (actions.length === 0) return `<p class="muted">No ${esc(side)} actions.</p>`;
   return `<ol class="actions">${actions
     .map(
       (a) =>
-        `<li><code>${esc(a.name)}</code> <span class="args">${esc(short(a.arguments, 600))}</span>${a.result !== undefined ? `<div class="muted">→ ${esc(short(a.result, 300))}</div>` : ''}</li>`,
+        `<li><code>${esc(a.name ?? a.action_type)}</code> <span class="args">${esc(short(actionDetails(a), 600))}</span>${a.result !== undefined ? `<div class="muted">→ ${esc(short(a.result, 300))}</div>` : ''}</li>`,
     )
     .join('')}</ol>`;
 }

@@ -26,6 +26,7 @@ import { ProgressDisplay } from './progress.js';
 import { writeScenarioFiles } from './scenario-files.js';
 import { loadScenarios, planWork } from './select.js';
 import { checkSameWork, readRunArgs, resumedOptions } from './resume.js';
+import { shardFolder } from './select.js';
 import type { Shard, WorkItem } from './select.js';
 import { finishRun } from '../scoring/run-files.js';
 import { scoreRun } from '../scoring/score.js';
@@ -92,6 +93,8 @@ export interface EvaluationOptions {
 /** What a run produced. */
 export interface EvaluationResult {
   runDir: string;
+  /** Where the run-level files are: the run folder, or a shard's folder in it. */
+  filesDir: string;
   ran: number;
   resumed: number;
   metrics: Record<string, unknown>[];
@@ -134,19 +137,21 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
   const outputDir = resolve(given.outputDir ?? './eval-results');
   const runId = given.resume ?? given.runId ?? timestamp();
   const runDir = join(outputDir, runId);
+  // A shard keeps its run-level files in a folder of its own: shards share the run folder.
+  const filesDir = given.shard ? join(runDir, shardFolder(given.shard)) : runDir;
   let options = given;
   let recordedWork: string[] | undefined;
   if (given.resume) {
     if (given.runId !== undefined && given.runId !== given.resume)
       throw new Error(`--run-id ${given.runId} contradicts --resume ${given.resume}`);
     if (!(await exists(runDir))) throw new Error(`nothing to resume: ${runDir} does not exist`);
-    const runArgs = await readRunArgs(runDir);
+    const runArgs = await readRunArgs(filesDir);
     if (!runArgs)
       throw new Error(
-        `cannot resume ${runDir}: it has no run_args.json, so the run's arguments are unknown ` +
-          '(it was stopped before it started; start it again)',
+        `cannot resume ${filesDir}: it has no run_args.json, so the run's arguments are unknown ` +
+          '(it was stopped before it started, or is a shard: give its --shard; start it again)',
       );
-    ({ options, scenarioKeys: recordedWork } = resumedOptions(runDir, runArgs, given));
+    ({ options, scenarioKeys: recordedWork } = resumedOptions(filesDir, runArgs, given));
   }
   const dataRoot = options.dataRoot;
   if (dataRoot === undefined) throw new Error('a data root is required (dataRoot)');
@@ -167,7 +172,7 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
       work.map((w) => w.key),
     );
 
-  await recordInvocation(runDir, options, work);
+  await recordInvocation(filesDir, options, work);
 
   const results = new Map<string, Record<string, unknown>>();
   const todo: WorkItem[] = [];
@@ -287,12 +292,13 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
   const ordered = work
     .map((w) => results.get(w.key))
     .filter((m): m is Record<string, unknown> => m !== undefined);
-  const aggregate = await finishRun(runDir, ordered, work, {
+  const aggregate = await finishRun(filesDir, ordered, work, {
     trials: options.trials ?? 1,
     minAgentTurns,
   });
   return {
     runDir,
+    filesDir,
     ran: todo.length,
     resumed: work.length - todo.length,
     metrics: ordered,
@@ -308,11 +314,11 @@ function outcomeOf(metrics: Record<string, unknown>): 'passed' | 'failed' | 'not
 }
 
 async function recordInvocation(
-  runDir: string,
+  filesDir: string,
   options: EvaluationOptions,
   work: WorkItem[],
 ): Promise<void> {
-  const path = join(runDir, 'run_args.json');
+  const path = join(filesDir, 'run_args.json');
   let previous: { invocations: unknown[] } = { invocations: [] };
   try {
     previous = JSON.parse(await readFile(path, 'utf8')) as { invocations: unknown[] };

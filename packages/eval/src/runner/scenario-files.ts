@@ -66,7 +66,10 @@ export async function writeScenarioFiles(
       shared_state_init_agent: JSON.stringify(scenario.agent.sharedStateInit),
       shared_state_init_user: JSON.stringify(scenario.user.sharedStateInit),
     }),
-    writeJsonAtomic(join(config, 'reference_answer.json'), { actions: scenario.referenceActions }),
+    writeJsonAtomic(
+      join(config, 'reference_answer.json'),
+      scenario.referenceAnswer ?? { actions: scenario.referenceActions },
+    ),
     writeFileAtomic(join(config, 'agent_prompt.txt'), scenario.agent.prompt),
     writeFileAtomic(join(config, 'user_prompt.txt'), scenario.user.prompt),
     writeJsonAtomic(join(config, 'agent_tools.json'), JSON.stringify(scenario.agent.tools)),

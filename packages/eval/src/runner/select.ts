@@ -9,15 +9,44 @@ export interface Shard {
   count: number;
 }
 
-/** Parse `--shard k/n`. */
-export function parseShard(text: string): Shard {
+/**
+ * Parse `--shard k/n`, or `--shard auto/n`: k is one more than `$JOB_COMPLETION_INDEX`, the
+ * 0-based index Kubernetes gives each pod of an Indexed Job.
+ */
+export function parseShard(text: string, env: NodeJS.ProcessEnv = process.env): Shard {
+  const auto = /^auto\/(\d+)$/.exec(text.trim());
+  if (auto) {
+    const given = env['JOB_COMPLETION_INDEX'];
+    const count = Number(auto[1]);
+    const index = given !== undefined && /^\d+$/.test(given) ? Number(given) + 1 : NaN;
+    if (Number.isNaN(index))
+      throw new Error(
+        `--shard ${text} takes its index from $JOB_COMPLETION_INDEX (0-based, as a Kubernetes ` +
+          `Indexed Job sets it), which is ${given === undefined ? 'not set' : `'${given}'`}`,
+      );
+    if (count < 1 || index > count)
+      throw new Error(
+        `--shard ${text}: $JOB_COMPLETION_INDEX ${given} is not below the shard count ${count}`,
+      );
+    return { index, count };
+  }
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) {
-    throw new Error(`--shard must look like k/n with 1 <= k <= n, got '${text}'`);
+    throw new Error(`--shard must look like k/n (1 <= k <= n) or auto/n, got '${text}'`);
   }
   return { index, count };
+}
+
+/**
+ * The folder, inside the run folder, where shard `shard` keeps its run-level files
+ * (`run_args.json`, `all_metrics.json`, the summaries and report): `shard-04-of-25`. The shards
+ * of one run share its folder without writing the same file; `mergeRuns` joins them.
+ */
+export function shardFolder(shard: Shard): string {
+  const width = String(shard.count).length;
+  return `shard-${String(shard.index).padStart(width, '0')}-of-${shard.count}`;
 }
 
 /** One unit of work: a scenario and the trial number. */

@@ -177,6 +177,8 @@ describe('aggregateRun', () => {
     });
     expect(agg.failures).toEqual([{ scenario: 'qa__2', reason: 'refused', infrastructure: true }]);
     expect(domainOf({ scenario_name: 'fastbite' })).toBe('fastbite');
+    expect(domainOf({ scenario_name: 'simple_qa_2', domain: 'simple_qa' })).toBe('simple_qa');
+    expect(domainOf({ scenario_name: 'qa__x', domain: 'qa_suite' })).toBe('qa');
   });
 
   it('totals latency, turns and tokens', () => {

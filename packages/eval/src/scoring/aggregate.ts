@@ -93,11 +93,18 @@ function rateWithInterval(passed: number, total: number): RateWithInterval {
   return { ...rate(passed, total), ci95: wilsonInterval(passed, total) };
 }
 
-/** The domain of a result: its scenario name up to the first `__` (the reference's grouping). */
-export function domainOf(metrics: Pick<ScenarioMetrics, 'scenario_name'>): string {
+/**
+ * The domain of a result: its scenario name up to the first `__` (the reference's grouping). A
+ * name without `__` (NeMo's `simple_qa_1`) goes under its scenario's domain when the metrics
+ * carry one, else under the name itself.
+ */
+export function domainOf(
+  metrics: Pick<ScenarioMetrics, 'scenario_name'> & { domain?: string | undefined },
+): string {
   const name = metrics.scenario_name;
   const i = name.indexOf('__');
-  return i === -1 ? name : name.slice(0, i);
+  if (i !== -1) return name.slice(0, i);
+  return metrics.domain ?? name;
 }
 
 /** Trial counts per scenario from a run's metrics (scored trials only). */

@@ -60,8 +60,10 @@ export async function scoreRun(
     expectedDbHash: expected.dbHash,
     expectedUserDbHash: expected.userDbHash,
     predicates: registryPredicates(registryFor(item.domain), item.scenario.domain),
-    // The reference answer is what gold replay recorded (write tools), as the reference harness has it.
-    referenceAnswer: { actions: expected.recordedActions },
+    // The scenario's own reference answer (e.g. the order of a restaurant scenario), else what
+    // gold replay recorded (write tools), as the reference harness has it.
+    referenceAnswer: item.scenario.referenceAnswer ?? { actions: expected.recordedActions },
+    ...(item.scenario.actionMatch ? { matchOptions: item.scenario.actionMatch } : {}),
     ...(judge ? { judge } : {}),
     minAgentTurns: options.minAgentTurns,
     scenarioDirectory: options.dir,

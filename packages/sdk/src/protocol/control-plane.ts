@@ -214,6 +214,15 @@ export interface ActionAppliedMessage {
   action: ActionRecord;
   tool_domain: string;
 }
+/**
+ * Pushed to every connected client when the server starts shutting down: it takes no new
+ * connections, lets the turns in flight finish for up to `grace_ms`, then closes (1001). A client
+ * finishes what it is doing and reconnects (a load balancer sends it to another server).
+ */
+export interface ServerDrainingMessage {
+  type: 'server-draining';
+  grace_ms: number;
+}
 /** Pushed by control tools: `<exit>...</exit>` ends the conversation; `<final_response>` carries a payload. */
 export interface ControlTextMessage {
   text: string;

@@ -1,0 +1,254 @@
+/**
+ * Prometheus metrics of a bot server (prom-client), every name prefixed `scenaro_`. The server
+ * reports what crosses its sockets (frames, audio, connections, refusals) and the messages it
+ * sends and receives; the rest is read from those messages in one place: control-plane latency
+ * from a request to its reply, the STT / LLM / TTS time to first byte from the RTVI `metrics`
+ * events the session sends, turn outcomes from `turn-complete` pushes.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RTVIMessage } from '@scenaro/sdk/protocol';
+
+/** What the server tells its metrics about itself when they are scraped. */
+export interface MetricsSource {
+  /** Sessions with a connection. */
+  connectedSessions(): number;
+  /** Sessions waiting for their client to come back. */
+  waitingSessions(): number;
+  /** True once the server has begun to shut down. */
+  draining(): boolean;
+}
+
+/** Why an upgrade was refused (the `reason` label of `scenaro_connections_refused_total`). */
+export type RefusalReason = 'draining' | 'connection_limit' | 'origin' | 'unauthorized';
+
+/** The `kind` label of `scenaro_errors_total`. */
+export type ErrorKind =
+  | 'request_failed'
+  | 'error_event'
+  | 'bad_frame'
+  | 'socket'
+  | 'slow_reader'
+  | 'session_limit'
+  | 'session_setup';
+
+/** The `kind` label of the frame counters. */
+export type FrameKind = 'message' | 'audio' | 'other';
+
+const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const TTFB_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10];
+/** Requests timed per session at once; older ones stop being timed past this. */
+const MAX_TIMED_REQUESTS = 1024;
+/** Replies that end a timed request without an error. */
+const REPLIES = new Set(['server-response', 'bot-ready']);
+
+let processRegistry: Registry | undefined;
+
+/** Process metrics (CPU, memory, event loop, GC), collected once per process. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'scenaro_' });
+  }
+  return processRegistry;
+}
+
+interface TimedRequest {
+  type: string;
+  started: number;
+}
+
+/** One server's metrics. */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly #timed = new WeakMap<object, Map<string, TimedRequest>>();
+  readonly #connections: Counter<'outcome'>;
+  readonly #refused: Counter<'reason'>;
+  readonly #requests: Counter<'type' | 'outcome'>;
+  readonly #requestSeconds: Histogram<'type'>;
+  readonly #framesIn: Counter<'kind'>;
+  readonly #framesOut: Counter<'kind'>;
+  readonly #audioIn: Counter;
+  readonly #audioOut: Counter;
+  readonly #ttfb: Record<'stt' | 'llm' | 'tts', Histogram<'processor'>>;
+  readonly #turns: Counter<'outcome'>;
+  readonly #errors: Counter<'kind'>;
+
+  constructor(source: MetricsSource) {
+    const registers = [this.registry];
+    const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+      new Counter<L>({ name, help, labelNames, registers });
+    new Gauge({
+      name: 'scenaro_sessions',
+      help: 'Sessions, by state: connected, or waiting for their client to reconnect',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        this.set({ state: 'connected' }, source.connectedSessions());
+        this.set({ state: 'waiting' }, source.waitingSessions());
+      },
+    });
+    new Gauge({
+      name: 'scenaro_draining',
+      help: '1 while the server is shutting down (not ready), else 0',
+      registers,
+      collect() {
+        this.set(source.draining() ? 1 : 0);
+      },
+    });
+    this.#connections = counter(
+      'scenaro_connections_total',
+      'WebSocket connections accepted, by outcome: new session, or resumed session',
+      ['outcome'],
+    );
+    this.#refused = counter(
+      'scenaro_connections_refused_total',
+      'WebSocket upgrades refused, by reason',
+      ['reason'],
+    );
+    this.#requests = counter(
+      'scenaro_control_requests_total',
+      'Control-plane requests answered, by message type and outcome (ok, error)',
+      ['type', 'outcome'],
+    );
+    this.#requestSeconds = new Histogram({
+      name: 'scenaro_control_request_duration_seconds',
+      help: 'Time from a control-plane request to its reply, by message type',
+      labelNames: ['type'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#framesIn = counter(
+      'scenaro_frames_received_total',
+      'Frames received, by kind (message, audio, other)',
+      ['kind'],
+    );
+    this.#framesOut = counter(
+      'scenaro_frames_sent_total',
+      'Frames sent, by kind (message, audio)',
+      ['kind'],
+    );
+    this.#audioIn = counter(
+      'scenaro_audio_received_seconds_total',
+      "Seconds of the users' audio received",
+      [],
+    );
+    this.#audioOut = counter(
+      'scenaro_audio_sent_seconds_total',
+      "Seconds of the bots' speech sent",
+      [],
+    );
+    const ttfb = (stage: string, what: string) =>
+      new Histogram({
+        name: `scenaro_${stage}_ttfb_seconds`,
+        help: `${what} time to first byte, by processor`,
+        labelNames: ['processor'] as const,
+        buckets: TTFB_BUCKETS,
+        registers,
+      });
+    this.#ttfb = {
+      stt: ttfb('stt', 'Speech to text (end of speech to final transcript)'),
+      llm: ttfb('llm', 'LLM (request to first streamed token)'),
+      tts: ttfb('tts', 'Text to speech (sentence to first audio)'),
+    };
+    this.#turns = counter(
+      'scenaro_turns_total',
+      'Bot turns ended, by outcome (completed, interrupted, failed)',
+      ['outcome'],
+    );
+    this.#errors = counter('scenaro_errors_total', 'Errors, by kind', ['kind']);
+  }
+
+  /** The Prometheus text exposition: this server's metrics, then the process's. */
+  async text(): Promise<string> {
+    return (await this.registry.metrics()) + (await processMetrics().metrics());
+  }
+
+  /** The content type of {@link text}. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  connectionAccepted(resumed: boolean): void {
+    this.#connections.inc({ outcome: resumed ? 'resumed' : 'new' });
+  }
+
+  connectionRefused(reason: RefusalReason): void {
+    this.#refused.inc({ reason });
+  }
+
+  error(kind: ErrorKind): void {
+    this.#errors.inc({ kind });
+  }
+
+  /** A frame arrived (`audio`: its samples, to count seconds of audio). */
+  frameReceived(
+    kind: FrameKind,
+    audio?: { audio: Uint8Array; sampleRate: number; numChannels: number },
+  ): void {
+    this.#framesIn.inc({ kind });
+    if (audio && audio.sampleRate > 0)
+      this.#audioIn.inc(audio.audio.byteLength / 2 / audio.sampleRate / audio.numChannels || 0);
+  }
+
+  /** A mono PCM16 frame of speech was sent. */
+  audioSent(bytes: number, sampleRate: number): void {
+    this.#framesOut.inc({ kind: 'audio' });
+    if (sampleRate > 0) this.#audioOut.inc(bytes / 2 / sampleRate);
+  }
+
+  /** `session` was sent request `id` of `type` (a control message, `client-ready`): time it. */
+  requestReceived(session: object, id: string, type: string): void {
+    let timed = this.#timed.get(session);
+    if (!timed) this.#timed.set(session, (timed = new Map()));
+    if (timed.size >= MAX_TIMED_REQUESTS) {
+      const oldest = timed.keys().next().value;
+      if (oldest !== undefined) timed.delete(oldest);
+    }
+    timed.set(id, { type, started: performance.now() });
+  }
+
+  /** `session` (if any) sent `message` to its client. */
+  messageSent(session: object | undefined, message: RTVIMessage): void {
+    this.#framesOut.inc({ kind: 'message' });
+    const { type, id } = message;
+    if (type === 'error') this.error('error_event');
+    else if (type === 'metrics') this.#observeTtfb(message.data);
+    else if (type === 'server-message') this.#observeTurn(message.data);
+    if (session === undefined || id === undefined) return;
+    const timed = this.#timed.get(session);
+    const request = timed?.get(id);
+    if (!request || !(REPLIES.has(type) || type === 'error-response')) return;
+    timed?.delete(id);
+    const outcome = type === 'error-response' ? 'error' : 'ok';
+    if (outcome === 'error') this.error('request_failed');
+    this.#requests.inc({ type: request.type, outcome });
+    this.#requestSeconds.observe(
+      { type: request.type },
+      (performance.now() - request.started) / 1000,
+    );
+  }
+
+  #observeTtfb(data: unknown): void {
+    const entries = (data as { ttfb?: unknown } | undefined)?.ttfb;
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries as { processor?: unknown; model?: unknown; value?: unknown }[]) {
+      const { processor, value } = entry;
+      if (typeof processor !== 'string' || typeof value !== 'number') continue;
+      const stage = processor.endsWith('-stt')
+        ? 'stt'
+        : processor.endsWith('-tts')
+          ? 'tts'
+          : entry.model !== undefined
+            ? 'llm'
+            : undefined;
+      if (stage) this.#ttfb[stage].observe({ processor }, value);
+    }
+  }
+
+  #observeTurn(data: unknown): void {
+    const push = data as { type?: unknown; interrupted?: unknown; error?: unknown } | undefined;
+    if (push?.type !== 'turn-complete') return;
+    const outcome = push.error ? 'failed' : push.interrupted ? 'interrupted' : 'completed';
+    this.#turns.inc({ outcome });
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * NeMo's customer_service tools on accounts: `LookupAccountTool`, `UnlockAccountTool`,
+ * `ProcessRefundTool`, `ChangePlanTool`, `CancelSubscriptionTool`. They change the shared
+ * accounts, record no action and never touch a db (so the bot reports `db_hash` null).
+ * Unknown extra arguments are ignored.
+ *
+ * @module
+ */
+import type { JsonObject, ToolContext } from '@scenaro/agent';
+import { pyFloatCall, pythonRepr, pythonStr } from '@scenaro/agent/python';
+import { nemoTool } from '../common/nemo-tool.js';
+import {
+  accountNotFound,
+  findAccount,
+  seedsAccountsFromKwargs,
+  seedsEmptyAccounts,
+} from './accounts.js';
+import { formatMoney, parseMoney } from './money.js';
+
+const accountIdParameter = (description: string) => ({
+  type: 'object' as const,
+  properties: { account_id: { type: 'string', description } },
+  required: ['account_id'],
+});
+
+export const lookupAccountTool = seedsAccountsFromKwargs(
+  nemoTool({
+    name: 'LookupAccountTool',
+    description: 'Look up a customer account by account ID to retrieve their details.',
+    parameters: accountIdParameter('The customer account ID to look up.'),
+    kind: 'read',
+    execute: (args: JsonObject, context: ToolContext) =>
+      findAccount(context, args['account_id']) ?? accountNotFound(args['account_id']),
+  }),
+);
+
+export const unlockAccountTool = seedsEmptyAccounts(
+  nemoTool({
+    name: 'UnlockAccountTool',
+    description:
+      "Unlock a customer account that has been locked due to failed login attempts. Resets account_status to 'Active' and failed_login_attempts to '0'.",
+    parameters: accountIdParameter('The customer account ID to unlock.'),
+    kind: 'read',
+    concurrent: false,
+    execute: (args: JsonObject, context: ToolContext) => {
+      const account = findAccount(context, args['account_id']);
+      if (!account) return accountNotFound(args['account_id']);
+      account['account_status'] = 'Active';
+      account['failed_login_attempts'] = '0';
+      return { success: true, account_id: args['account_id'], account };
+    },
+  }),
+);
+
+export const processRefundTool = seedsEmptyAccounts(
+  nemoTool({
+    name: 'ProcessRefundTool',
+    description:
+      'Issue a refund on a customer account. Appends a negative charge entry to recent_charges and reduces the account balance by the refund amount.',
+    parameters: {
+      type: 'object',
+      properties: {
+        account_id: { type: 'string', description: 'The customer account ID to refund.' },
+        amount: {
+          type: 'number',
+          description: 'The refund amount in dollars, for example 49.99.',
+        },
+        description: {
+          type: 'string',
+          description:
+            "A short description of what is being refunded, for example 'Extended Warranty'.",
+        },
+        date: { type: 'string', description: 'The refund date in YYYY-MM-DD format.' },
+      },
+      required: ['account_id', 'amount', 'description', 'date'],
+    },
+    kind: 'read',
+    concurrent: false,
+    execute: (args: JsonObject, context: ToolContext) => {
+      // float() comes first: a missing amount fails before the account is looked up.
+      const amount = pyFloatCall(args['amount'] ?? null);
+      const accountId = args['account_id'];
+      const account = findAccount(context, accountId);
+      if (!account) return accountNotFound(accountId);
+      if (!Object.hasOwn(account, 'recent_charges')) account['recent_charges'] = [];
+      const entry = {
+        description: `Refund - ${pythonStr(args['description'] ?? null)}`,
+        amount: formatMoney(-amount),
+        date: args['date'] ?? null,
+      };
+      (account['recent_charges'] as JsonObject[]).push(entry);
+      const balance = Object.hasOwn(account, 'balance') ? account['balance'] : '$0.00';
+      account['balance'] = formatMoney(parseMoney(balance) - amount);
+      return {
+        success: true,
+        account_id: accountId,
+        refund_entry: entry,
+        new_balance: account['balance'],
+        account,
+      };
+    },
+  }),
+);
+
+/** The plan table of `ChangePlanTool` (`plans` kwarg, a JSON string or a dict). */
+function plansOf(options: JsonObject): Record<string, unknown> {
+  const given = options['plans'] ?? '{}';
+  return (typeof given === 'string' ? JSON.parse(given) : given) as Record<string, unknown>;
+}
+
+const CHANGE_PLAN_DESCRIPTION =
+  "Change a customer's subscription plan. Updates both the plan name and the monthly rate based on the plan table.";
+
+/** The schema of `ChangePlanTool` for a plan table: the plan names are listed. */
+function changePlanParameters(plans: Record<string, unknown>) {
+  const names = Object.keys(plans).join(', ');
+  return {
+    type: 'object' as const,
+    properties: {
+      account_id: { type: 'string', description: 'The customer account ID to modify.' },
+      new_plan: {
+        type: 'string',
+        description: names ? `The new plan name. Available plans: ${names}.` : 'The new plan name.',
+      },
+    },
+    required: ['account_id', 'new_plan'],
+  };
+}
+
+export const changePlanTool = seedsEmptyAccounts(
+  nemoTool({
+    name: 'ChangePlanTool',
+    description: CHANGE_PLAN_DESCRIPTION,
+    parameters: changePlanParameters({}),
+    describe: (options) => ({
+      description:
+        typeof options['description'] === 'string' && options['description']
+          ? options['description']
+          : CHANGE_PLAN_DESCRIPTION,
+      parameters: changePlanParameters(plansOf(options)),
+    }),
+    kind: 'read',
+    concurrent: false,
+    execute: (args: JsonObject, context: ToolContext) => {
+      const accountId = args['account_id'];
+      const account = findAccount(context, accountId);
+      if (!account) return accountNotFound(accountId);
+      const plans = plansOf(context.options);
+      const plan = args['new_plan'];
+      if (typeof plan !== 'string' || !Object.hasOwn(plans, plan)) {
+        return {
+          error: `Plan '${pythonStr(plan ?? null)}' is not available. Available plans: ${pythonRepr(Object.keys(plans))}.`,
+        };
+      }
+      account['plan'] = plan;
+      account['monthly_rate'] = plans[plan];
+      return {
+        success: true,
+        account_id: accountId,
+        new_plan: plan,
+        new_monthly_rate: plans[plan],
+        account,
+      };
+    },
+  }),
+);
+
+export const cancelSubscriptionTool = seedsEmptyAccounts(
+  nemoTool({
+    name: 'CancelSubscriptionTool',
+    description:
+      "Cancel a customer's subscription. Sets plan to 'Canceled' and monthly_rate to '$0.00'. Service remains active until the current billing cycle ends.",
+    parameters: accountIdParameter('The customer account ID to cancel.'),
+    kind: 'read',
+    concurrent: false,
+    execute: (args: JsonObject, context: ToolContext) => {
+      const account = findAccount(context, args['account_id']);
+      if (!account) return accountNotFound(args['account_id']);
+      account['plan'] = 'Canceled';
+      account['monthly_rate'] = '$0.00';
+      return { success: true, account_id: args['account_id'], account };
+    },
+  }),
+);

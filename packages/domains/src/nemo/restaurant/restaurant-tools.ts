@@ -1,0 +1,135 @@
+/**
+ * NeMo's restaurant tools besides `PlaceOrderTool`: `GetMenuTool` (the menu is a constructor
+ * kwarg) and the waitlist tools, which share `shared_state['waitlist']` (seeded from
+ * `JoinWaitListTool`'s `initial_waitlist` kwarg when it is built first).
+ *
+ * @module
+ */
+import type { JsonObject, ToolContext } from '@scenaro/agent';
+import { pythonStr } from '@scenaro/agent/python';
+import { seedsSharedState } from '../common/construction-state.js';
+import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../common/nemo-tool.js';
+
+const noParameters = { type: 'object' as const, properties: {}, required: [] };
+
+export const getMenuTool = nemoTool({
+  name: 'GetMenuTool',
+  description: 'Get the restaurant menu to see available items and prices.',
+  parameters: noParameters,
+  kind: 'read',
+  execute: (_args, context) => ({ menu: context.options['menu'] ?? '' }),
+});
+
+/** The waitlist in shared state (a list the waitlist tools share). */
+function waitlist(context: ToolContext): JsonObject[] {
+  return (context.state.shared['waitlist'] ?? []) as JsonObject[];
+}
+
+const emptyWaitlist = { waitlist: () => [] };
+
+export const joinWaitListTool = seedsSharedState(
+  nemoTool({
+    name: 'JoinWaitListTool',
+    description:
+      "Add a customer to the restaurant waitlist. Requires the customer's name, phone number, and party size.",
+    parameters: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          description:
+            "The customer's name, should be capitalized properly if the provided name is not capitalized (e.g. 'luna' -> 'Luna').",
+        },
+        phone: {
+          type: 'string',
+          description: "The customer's phone number, should be formatted as '123-456-7890'.",
+        },
+        party_size: { type: 'integer', description: 'The number of people in the party.' },
+      },
+      required: ['name', 'phone', 'party_size'],
+    },
+    kind: 'read',
+    concurrent: false,
+    execute: (args: JsonObject, context: ToolContext) => {
+      rejectUnexpectedArguments('JoinWaitListTool', args, ['name', 'phone', 'party_size']);
+      const entry = {
+        name: args['name'] ?? null,
+        phone: args['phone'] ?? null,
+        party_size: args['party_size'] ?? null,
+      };
+      const list = waitlist(context);
+      list.push(entry);
+      pushFinalResponse(context, { waitlist: list, action: 'join', customer: entry });
+      return {
+        success: true,
+        message: `${pythonStr(entry.name)} has been added to the waitlist.`,
+        position: list.length,
+        total_in_waitlist: list.length,
+      };
+    },
+  }),
+  {
+    waitlist: (options) =>
+      JSON.parse(
+        typeof options['initial_waitlist'] === 'string' ? options['initial_waitlist'] : '[]',
+      ) as unknown,
+  },
+);
+
+export const dropWaitListTool = seedsSharedState(
+  nemoTool({
+    name: 'DropWaitListTool',
+    description:
+      'Remove a customer from the restaurant waitlist by name. Use this when a customer decides to leave the waitlist.',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          description:
+            "The name of the customer to remove from the waitlist, should be capitalized properly if the provided name is not capitalized (e.g. 'luna' -> 'Luna').",
+        },
+      },
+      required: ['name'],
+    },
+    kind: 'read',
+    concurrent: false,
+    execute: (args: JsonObject, context: ToolContext) => {
+      rejectUnexpectedArguments('DropWaitListTool', args, ['name']);
+      const name = args['name'] ?? null;
+      const before = waitlist(context);
+      // Every entry of that exact name goes (case-sensitive).
+      const remaining = before.filter((entry) => (entry['name'] ?? null) !== name);
+      context.state.shared['waitlist'] = remaining;
+      const removed = remaining.length < before.length;
+      pushFinalResponse(context, {
+        waitlist: remaining,
+        action: 'drop',
+        customer: { name },
+        removed,
+      });
+      return {
+        success: removed,
+        message: removed
+          ? `${pythonStr(name)} has been removed from the waitlist.`
+          : `${pythonStr(name)} was not found on the waitlist.`,
+        remaining_in_waitlist: remaining.length,
+      };
+    },
+  }),
+  emptyWaitlist,
+);
+
+export const getWaitlistTool = seedsSharedState(
+  nemoTool({
+    name: 'GetWaitlistTool',
+    description: 'Check the current restaurant waitlist to see who is waiting and their position.',
+    parameters: noParameters,
+    kind: 'read',
+    execute: (_args, context) => {
+      const list = waitlist(context);
+      return { waitlist: list, total_in_waitlist: list.length };
+    },
+  }),
+  emptyWaitlist,
+);
