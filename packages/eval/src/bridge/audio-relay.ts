@@ -6,7 +6,7 @@
  * segment is that bot's final `user-transcription`s until the speaker's next segment.
  *
  * The conversation starts as NeMo's does, with `send-text` to the agent with `audio_response`;
- * both bots hear two seconds of silence before the first words, on either clock. A bot
+ * both bots hear about two seconds of silence before the first words, on either clock. A bot
  * whose turn produced no speech at all (a `turn-complete` push with nothing synthesized) ends
  * its turn with that push's text. A bot that does not start speaking within `responseTimeoutMs`
  * (wall time: on the fast clock audio time stands still while nobody speaks) ends the
@@ -16,7 +16,7 @@
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { BotEventHandlers } from './bot-events.js';
 import type { BotConnection } from './bot-connection.js';
-import { AudioTimeline, CHUNK_SAMPLES, RELAY_SAMPLE_RATE } from './audio-timeline.js';
+import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
 import type { RelayClock } from './audio-timeline.js';
 import type { TurnRelay } from './relay.js';
 import type { AudioRecord, BotRole, BotTurn, SpeechSegment, StopReason } from './types.js';
@@ -49,7 +49,18 @@ interface OpenSegment {
   heard: string[];
   startSample?: number;
   endSample?: number;
+  /** Where the timeline was when its first audio reached the relay. */
+  arrivalSample?: number;
   stopped: boolean;
+  /** Utterances the other bot had heard when the segment began. */
+  earsAtStart: number;
+}
+
+/** What a bot reported hearing: its VAD's utterances and its final transcripts. */
+interface Ears {
+  speaking: boolean;
+  utterances: number;
+  finals: number;
 }
 
 interface Waiter {
@@ -64,8 +75,10 @@ interface Waiter {
 }
 
 const other = (role: BotRole): BotRole => (role === 'agent' ? 'user' : 'agent');
-/** Silence both bots hear before the first words, ms (a multiple of the 80 ms burst grid). */
-const LEAD_IN_MS = 2000;
+/** Silence both bots hear before the first words, ms (a whole number of grid steps). */
+const LEAD_IN_MS = 3 * GRID_MS;
+/** Fast clock: silence relayed after the last words, ms (the real-time clock goes on anyway). */
+const SETTLE_SILENCE_MS = 4000;
 const seconds = (samples: number) => samples / RELAY_SAMPLE_RATE;
 
 /** Audio relay between two voice bots. */
@@ -77,6 +90,10 @@ export class AudioRelay implements TurnRelay {
   readonly #synthesizing: Record<BotRole, boolean> = { agent: false, user: false };
   readonly #finished: Record<BotRole, BotTurn[]> = { agent: [], user: [] };
   readonly #ttfb: AudioRecord['ttfb'] = { agent: {}, user: {} };
+  readonly #ears: Record<BotRole, Ears> = {
+    agent: { speaking: false, utterances: 0, finals: 0 },
+    user: { speaking: false, utterances: 0, finals: 0 },
+  };
   #waiter: Waiter | undefined;
   #kickedOff = false;
   readonly handlers: BotEventHandlers;
@@ -89,6 +106,10 @@ export class AudioRelay implements TurnRelay {
       send: (role, pcm) => options.bot(role).sendAudio(pcm, RELAY_SAMPLE_RATE),
       onError: (err) => this.#logLine('!!', `audio frame not relayed: ${(err as Error).message}`),
       listener: {
+        arrived: (_role, tag, position) => {
+          const segment = this.#segments[tag];
+          if (segment) segment.arrivalSample ??= position;
+        },
         sent: (role, tag, position) => this.#sent(role, tag, position),
         drained: (role, tag) => this.#drained(role, tag),
         moved: () => this.#checkWaiter(),
@@ -105,8 +126,14 @@ export class AudioRelay implements TurnRelay {
       },
       heard: (role, event) => {
         this.#hearing(role);
+        if (event.final) this.#ears[role].finals++;
         if (event.final && event.text.trim()) this.#heard(role, event.text.trim());
       },
+      'hearing-started': (role) => {
+        this.#ears[role].speaking = true;
+        this.#ears[role].utterances++;
+      },
+      'hearing-stopped': (role) => (this.#ears[role].speaking = false),
       'turn-complete': (role, event) => {
         // A turn with nothing to say (no speech synthesized or playing) ends here.
         if (this.#open[role] || this.#synthesizing[role]) return;
@@ -185,16 +212,21 @@ export class AudioRelay implements TurnRelay {
   }
 
   /**
-   * The conversation is over: let the other bot hear the last segment out (its final
-   * transcript), for at most `ms` of wall time.
+   * The conversation is over: let the other bot hear the last segment out (its VAD's end and
+   * the final transcript of each utterance it heard since the segment began), for at most `ms`
+   * of wall time.
    */
-  async settle(ms = 4000): Promise<void> {
+  async settle(ms = 15_000): Promise<void> {
     const last = this.#segments.at(-1);
     if (!last || last.startSample === undefined) return;
+    const ears = this.#ears[other(last.role)];
+    const before = last.earsAtStart;
+    const heardOut = () =>
+      ears.utterances > before && !ears.speaking && ears.finals >= ears.utterances;
     const until = performance.now() + ms;
-    this.#timeline.addSilence(ms);
-    while (last.heard.length === 0 && performance.now() < until && !this.#options.disconnected())
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    this.#timeline.addSilence(SETTLE_SILENCE_MS);
+    while (!heardOut() && performance.now() < until && !this.#options.disconnected())
+      await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   dispose(): void {
@@ -232,7 +264,10 @@ export class AudioRelay implements TurnRelay {
     return segment;
   }
 
-  /** Agent segments: from the end of the user's previous speech to the agent's first audio. */
+  /**
+   * Agent segments: from the end of the user's previous speech to the agent's first audio
+   * reaching the relay (the relay's own jitter buffer and grid are not the agent's doing).
+   */
   #latency(s: OpenSegment): number | undefined {
     if (s.role !== 'agent' || s.startSample === undefined) return undefined;
     const before = this.#segments
@@ -250,7 +285,8 @@ export class AudioRelay implements TurnRelay {
         p.startSample < (s.startSample ?? 0),
     );
     if (answered) return undefined;
-    return ((s.startSample - previous.endSample) * 1000) / RELAY_SAMPLE_RATE;
+    const first = Math.min(s.arrivalSample ?? s.startSample, s.startSample);
+    return ((first - previous.endSample) * 1000) / RELAY_SAMPLE_RATE;
   }
 
   #logLine(direction: string, text: string): void {
@@ -266,6 +302,7 @@ export class AudioRelay implements TurnRelay {
       said: '',
       heard: [],
       stopped: false,
+      earsAtStart: this.#ears[other(role)].utterances,
     };
     this.#segments.push(segment);
     this.#open[role] = segment;

@@ -2,14 +2,18 @@
  * The audio between two bots, on one timeline: each bot's speech is converted to 16 kHz mono
  * PCM16 and sent to the other bot as its microphone, in 16 ms chunks (512 bytes), one chunk per
  * direction per step, silence whenever a bot is quiet, as NeMo's bridge and a browser send it.
- * A burst of speech is released once 80 ms of it is buffered (the jitter buffer), on a 80 ms
- * grid, so the recognizers' frames fall the same way on both clocks.
+ * A burst of speech is released once 80 ms of it is buffered (the jitter buffer), on a 640 ms
+ * grid: 10240 samples, a whole number of PocketSphinx's 2048-sample read blocks and 10 ms frames
+ * and of the VAD's 20 ms frames. A recognizer's words depend on where the speech falls in its
+ * blocks and frames, so with every burst on the grid each bot hears every utterance the same way
+ * on both clocks, whatever the silence before it.
  *
  * Two clocks drive the steps. `realtime` takes one step per 16 ms of wall time. `fast` takes
  * steps as soon as there is something to send (speech queued, or the silence a listener needs
- * after speech: its VAD stop window and its recognizer's final), and waits while a bot that is
- * speaking has not delivered its next audio yet, so audio time is counted in samples and every
- * bot hears the same stream as in real time, minus the time the bots spend thinking. When a
+ * after speech: its VAD stop window and its recognizer's final), stops only on the grid, and
+ * waits while a bot that is speaking has not delivered its next audio yet, so audio time is
+ * counted in samples and every bot hears the same speech as in real time, minus the time the
+ * bots spend thinking: an answer starts on the first grid point after that silence. When a
  * speaking bot delivers nothing for `stallMs` of wall time, the fast clock steps in real time
  * until it does (a bot stuck mid-speech still runs into the turn's time limit).
  */
@@ -23,8 +27,12 @@ export const RELAY_SAMPLE_RATE = 16_000;
 export const CHUNK_SAMPLES = 256;
 const CHUNK_BYTES = CHUNK_SAMPLES * 2;
 const CHUNK_MS = (CHUNK_SAMPLES * 1000) / RELAY_SAMPLE_RATE;
-/** Chunks buffered before a burst goes out (80 ms), and the grid bursts start on. */
+/** Chunks buffered before a burst goes out (80 ms): the jitter buffer. */
 const BURST_CHUNKS = 5;
+/** The grid bursts start on, in chunks (640 ms, 10240 samples). */
+const GRID_CHUNKS = 40;
+/** The grid in ms. */
+export const GRID_MS = GRID_CHUNKS * CHUNK_MS;
 /** Steps taken at once before yielding, so the bots read their sockets in between. */
 const SLICE = 32;
 /** One chunk of silence (shared: it is never written to). */
@@ -35,6 +43,11 @@ export type RelayClock = 'realtime' | 'fast';
 
 /** What the timeline reports. */
 export interface TimelineListener {
+  /**
+   * The first audio of segment `tag` of `role` reached the relay with the timeline at `position`
+   * (samples): before the jitter buffer and the grid hold it back.
+   */
+  arrived(role: BotRole, tag: number, position: number): void;
   /** A chunk of segment `tag` of `role`'s speech went out at `position` (samples). */
   sent(role: BotRole, tag: number, position: number): void;
   /** Every chunk of segment `tag` of `role` has gone out. */
@@ -75,6 +88,8 @@ class Stream {
   speaking = false;
   /** Frames being converted. */
   inFlight = 0;
+  /** The last segment whose first audio has arrived. */
+  arrivedTag: number | undefined;
   bursting = false;
   underflows = 0;
   /** Fast clock: chunks of silence still owed after speech. */
@@ -188,7 +203,13 @@ export class AudioTimeline {
     const stream = this.#streams[source];
     stream.inFlight++;
     stream.chain = stream.chain
-      .then(async () => stream.append(await this.#convert(stream, frame)))
+      .then(async () => {
+        stream.append(await this.#convert(stream, frame));
+        const tag = stream.tag;
+        if (tag === undefined || tag === stream.arrivedTag) return;
+        stream.arrivedTag = tag;
+        this.#options.listener.arrived(source, tag, this.#position);
+      })
       .catch((err: unknown) => this.#options.onError?.(err))
       .finally(() => {
         stream.inFlight--;
@@ -213,8 +234,7 @@ export class AudioTimeline {
     stream.chain = stream.chain.then(() => {
       this.#close(stream);
       stream.speaking = false;
-      if (this.#options.clock === 'fast')
-        stream.owed = Math.ceil(this.#options.tailMs / CHUNK_MS) + BURST_CHUNKS;
+      if (this.#options.clock === 'fast') stream.owed = Math.ceil(this.#options.tailMs / CHUNK_MS);
       this.#kick();
     });
   }
@@ -306,7 +326,14 @@ export class AudioTimeline {
   #canStepFast(): boolean {
     const { agent, user } = this.#streams;
     if (agent.starved || user.starved) return false;
-    return agent.chunks.length > 0 || user.chunks.length > 0 || agent.owed > 0 || user.owed > 0;
+    if (agent.chunks.length > 0 || user.chunks.length > 0 || agent.owed > 0 || user.owed > 0)
+      return true;
+    // Nothing to send: stop on the grid, where the next burst will start.
+    return !this.#onGrid(this.#position);
+  }
+
+  #onGrid(position: number): boolean {
+    return (position / CHUNK_SAMPLES) % GRID_CHUNKS === 0;
   }
 
   /** One 16 ms step: a chunk to each bot, speech or silence. */
@@ -339,15 +366,20 @@ export class AudioTimeline {
   #release(stream: Stream, position: number): Chunk | undefined {
     if (position < this.#holdUntil) return undefined;
     if (!stream.bursting) {
+      const fast = this.#options.clock === 'fast';
       const buffered =
         stream.chunks.length >= BURST_CHUNKS ||
         (stream.chunks.length > 0 && !stream.speaking && stream.inFlight === 0) ||
-        (this.#options.clock === 'fast' && stream.chunks.length > 0);
-      const onGrid = (position / CHUNK_SAMPLES) % BURST_CHUNKS === 0;
-      if (!buffered || !onGrid) return undefined;
+        (fast && stream.chunks.length > 0);
+      // Fast clock: an answer starts once the other side's speech has had its silence.
+      const waiting = fast && this.#streams[stream.source === 'agent' ? 'user' : 'agent'].owed > 0;
+      if (!buffered || waiting || !this.#onGrid(position)) return undefined;
       stream.bursting = true;
       stream.underflows = 0;
     }
+    // Run dry with nothing on its way: the partial chunk goes out now, padded, rather than when
+    // the bot reports the end of its speech (on the real-time clock, a while after its audio).
+    if (stream.chunks.length === 0 && stream.inFlight === 0) stream.flush();
     const chunk = stream.chunks.shift();
     if (chunk) {
       stream.underflows = 0;

@@ -48,7 +48,10 @@ export type BotEvent =
   /** `bot-tts-text`: a piece of the spoken text (pieces join with ''). */
   | { kind: 'tts-text'; text: string }
   /** `user-transcription`: what the bot heard. */
-  | { kind: 'heard'; text: string; final: boolean };
+  | { kind: 'heard'; text: string; final: boolean }
+  /** `user-started-speaking` / `user-stopped-speaking`: the bot's VAD heard speech begin or end. */
+  | { kind: 'hearing-started' }
+  | { kind: 'hearing-stopped' };
 
 /** The handler of each event kind a consumer cares about. */
 export type BotEventHandlers = {
@@ -131,6 +134,8 @@ const RTVI_EVENTS = new Map<string, (data: unknown) => BotEvent | undefined>([
       final: (data as { final?: unknown } | undefined)?.final !== false,
     }),
   ],
+  ['user-started-speaking', () => ({ kind: 'hearing-started' })],
+  ['user-stopped-speaking', () => ({ kind: 'hearing-stopped' })],
   ['bot-llm-text', (data) => ({ kind: 'llm-text', text: textOf(data) })],
   ['bot-llm-started', () => ({ kind: 'llm-started' })],
   ['bot-llm-stopped', () => ({ kind: 'llm-stopped' })],
