@@ -212,13 +212,14 @@ export class AudioRelay implements TurnRelay {
   }
 
   /**
-   * The conversation is over: let the other bot hear the last segment out (its VAD's end and
-   * the final transcript of each utterance it heard since the segment began), for at most `ms`
-   * of wall time.
+   * The conversation is over: let the other bot hear the last segment out, when it ended (the
+   * listener's VAD has stopped and each utterance it heard since the segment began has its
+   * final transcript), for at most `ms` of wall time.
    */
   async settle(ms = 15_000): Promise<void> {
     const last = this.#segments.at(-1);
-    if (!last || last.startSample === undefined) return;
+    // A segment cut off by a time limit is not heard out: its speaker may talk on for ever.
+    if (!last || last.startSample === undefined || !last.stopped) return;
     const ears = this.#ears[other(last.role)];
     const before = last.earsAtStart;
     const heardOut = () =>
