@@ -4,10 +4,12 @@
 import { resolve } from 'node:path';
 import { parseShard } from '@scenaro/eval';
 import type { EvaluationOptions } from '@scenaro/eval';
+import { buildEvalVoice, speechSettings } from './eval-voice.js';
+import type { EvalVoiceFlags } from './eval-voice.js';
 import { parseInteger } from './flags.js';
 
 /** Parsed `eval` flags. */
-export interface EvalFlags {
+export interface EvalFlags extends EvalVoiceFlags {
   domain?: string[];
   scenarios?: string[];
   list?: boolean;
@@ -108,5 +110,9 @@ export function evaluationOptions(
   } else if (flags.audioClock === 'fast') {
     throw new Error('--audio-clock needs --mode audio');
   }
+  const speech = speechSettings(flags, given);
+  if (speech) options.speech = speech;
+  // A resumed audio run may take its speech settings from its run_args.json.
+  options.buildVoice = buildEvalVoice;
   return options;
 }

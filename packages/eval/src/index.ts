@@ -13,7 +13,14 @@ export * from './scoring/index.js';
 export * from './report/index.js';
 export * from './runner/audio-files.js';
 export * from './runner/bots.js';
-export { DEFAULT_LOCAL_VOICES, LOCAL_OUTPUT_LEAD_MS, localVoices } from './runner/voices.js';
+export {
+  DEFAULT_LOCAL_VOICES,
+  LOCAL_OUTPUT_LEAD_MS,
+  localVoices,
+  pocketsphinxOptions,
+  speechVoices,
+} from './runner/voices.js';
+export type { BotSide, SpeechSettings, VoiceBuilder } from './runner/voices.js';
 export * from './runner/expected.js';
 export * from './runner/files.js';
 export * from './runner/merge.js';

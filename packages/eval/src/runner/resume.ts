@@ -29,6 +29,7 @@ export const RUN_DEFINING_OPTIONS = {
   minAgentTurns: '--min-agent-turns',
   mode: '--mode',
   audioClock: '--audio-clock',
+  speech: '--stt/--tts and the other voice flags',
 } as const satisfies Partial<Record<keyof EvaluationOptions, string>>;
 
 type RunDefiningKey = keyof typeof RUN_DEFINING_OPTIONS;

@@ -13,7 +13,8 @@ import { builtInDomains } from '@scenaro/domains';
 import { runBridgedScenario } from '../bridge/bridge.js';
 import type { AudioModeOptions } from '../bridge/bridge.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
-import { localVoices } from './voices.js';
+import { localVoices, speechVoices } from './voices.js';
+import type { SpeechSettings, VoiceBuilder } from './voices.js';
 import { conversationWav } from './audio-files.js';
 import { audioMetrics } from '../scoring/audio-metrics.js';
 import type { ScenarioRun } from '../bridge/types.js';
@@ -88,6 +89,14 @@ export interface EvaluationOptions {
    * Flite with voice slt for the agent and rms for the user
    */
   voice?: Record<'agent' | 'user', VoiceOptions>;
+  /**
+   * Audio mode, local bots: each bot's voice flags as `scenaro serve` takes them (recorded with
+   * the run, so a resumed run keeps them); `buildVoice` makes the engines. Ignored when `voice`
+   * is given.
+   */
+  speech?: SpeechSettings;
+  /** Makes a local bot's voice from its `speech` flags (the CLI gives the serve command's). */
+  buildVoice?: VoiceBuilder;
 }
 
 /** What a run produced. */
@@ -197,12 +206,16 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
       ? { ...options.audio, clock: options.audioClock ?? 'realtime' }
       : undefined;
   let bots: LocalBots | undefined;
-  if (!options.agentUrl || !options.userUrl) {
+  const local = !options.agentUrl || !options.userUrl;
+  if (options.speech && !local)
+    throw new Error('speech settings are for the local bots; the bots given have their own voices');
+  if (local) {
+    const voice = audio ? await localBotVoices(audio.clock, options) : undefined;
     bots = await startLocalBots({
       domains: new Set(work.map((w) => w.domain)),
       dataRoot,
       dbCache,
-      ...(audio ? { voice: localVoices(audio.clock, options.voice) } : {}),
+      ...(voice ? { voice } : {}),
       ...(options.agentLlm ? { agentLlm: options.agentLlm } : {}),
       ...(options.userLlm ? { userLlm: options.userLlm } : {}),
     });
@@ -306,6 +319,16 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
   };
 }
 
+/** The local bots' voices: those given, those the speech settings describe, or the offline ones. */
+async function localBotVoices(
+  clock: RelayClock,
+  options: EvaluationOptions,
+): Promise<Record<'agent' | 'user', VoiceOptions>> {
+  if (options.voice || !options.speech) return localVoices(clock, options.voice);
+  if (!options.buildVoice) throw new Error('speech settings need buildVoice to make the engines');
+  return speechVoices(clock, options.speech, options.buildVoice);
+}
+
 function outcomeOf(metrics: Record<string, unknown>): 'passed' | 'failed' | 'not-scored' {
   const ok = metrics['is_successful'];
   if (ok === true) return 'passed';
@@ -329,6 +352,7 @@ async function recordInvocation(
   delete parsed['progressStream'];
   delete parsed['argv'];
   delete parsed['voice'];
+  delete parsed['buildVoice'];
   if (options.judge?.apiKey) parsed['judge'] = { ...options.judge, apiKey: '<redacted>' };
   previous.invocations.push({
     started_at: new Date().toISOString(),

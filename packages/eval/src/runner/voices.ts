@@ -1,11 +1,15 @@
 /**
  * The voices of the local bots in audio mode: the offline engines (PocketSphinx and Flite, a
- * different Flite voice for each side so a recording tells them apart) unless others are given,
- * with the audio pacing of the run's clock.
+ * different voice for each side so a recording tells them apart) unless others are given, or
+ * built from speech settings (the serve command's voice flags of each bot, kept as data so that
+ * a resumed run keeps them), with the audio pacing of the run's clock.
  */
 import { createFliteTextToSpeech, createPocketsphinxSpeechToText } from '@scenaro/agent';
-import type { VoiceOptions } from '@scenaro/agent';
+import type { PocketsphinxOptions, VoiceOptions } from '@scenaro/agent';
 import type { RelayClock } from '../bridge/audio-timeline.js';
+
+/** The two local bots. */
+export type BotSide = 'agent' | 'user';
 
 /**
  * On the fast clock a recognizer gets a long utterance at once and may print nothing for a
@@ -19,20 +23,38 @@ const FAST_FINAL_TIMEOUT_MS = 30_000;
  */
 export const LOCAL_OUTPUT_LEAD_MS = 500;
 
-/** Flite voices of the local bots by default. */
-export const DEFAULT_LOCAL_VOICES = { agent: 'slt', user: 'rms' } as const;
+/** The voice of each side by default, per text-to-speech engine. */
+export const DEFAULT_LOCAL_VOICES = {
+  flite: { agent: 'slt', user: 'rms' },
+  openai: { agent: 'alloy', user: 'echo' },
+} as const satisfies Record<string, Record<BotSide, string>>;
 
-/** The local bots' voices for a run on `clock`. */
+/**
+ * Speech settings of the local bots: each bot's voice flags as `scenaro serve` names them
+ * (camel case: `stt`, `sttBaseUrl`, `tts`, `ttsVoice`, `vadStopMs`, ...).
+ */
+export type SpeechSettings = Record<BotSide, Record<string, string>>;
+
+/** Makes a bot's voice from its speech settings, with the recognizer options the clock needs. */
+export type VoiceBuilder = (
+  flags: Record<string, string>,
+  context: { side: BotSide; pocketsphinx: PocketsphinxOptions },
+) => Promise<VoiceOptions>;
+
+/** PocketSphinx's options on `clock`. */
+export function pocketsphinxOptions(clock: RelayClock): PocketsphinxOptions {
+  return clock === 'fast' ? { finalTimeoutMs: FAST_FINAL_TIMEOUT_MS } : {};
+}
+
+/** The local bots' voices for a run on `clock`: the engines given, or the offline ones. */
 export function localVoices(
   clock: RelayClock,
-  given?: Record<'agent' | 'user', VoiceOptions>,
-): Record<'agent' | 'user', VoiceOptions> {
-  const voice = (side: 'agent' | 'user'): VoiceOptions => ({
+  given?: Record<BotSide, VoiceOptions>,
+): Record<BotSide, VoiceOptions> {
+  const voice = (side: BotSide): VoiceOptions => ({
     ...(given?.[side] ?? {
-      stt: createPocketsphinxSpeechToText(
-        clock === 'fast' ? { finalTimeoutMs: FAST_FINAL_TIMEOUT_MS } : {},
-      ),
-      tts: createFliteTextToSpeech({ voice: DEFAULT_LOCAL_VOICES[side] }),
+      stt: createPocketsphinxSpeechToText(pocketsphinxOptions(clock)),
+      tts: createFliteTextToSpeech({ voice: DEFAULT_LOCAL_VOICES.flite[side] }),
     }),
     pacing: clock,
     ...(clock === 'realtime'
@@ -40,4 +62,27 @@ export function localVoices(
       : {}),
   });
   return { agent: voice('agent'), user: voice('user') };
+}
+
+/** The local bots' voices built from speech settings (both built before either is used). */
+export async function speechVoices(
+  clock: RelayClock,
+  speech: SpeechSettings,
+  build: VoiceBuilder,
+): Promise<Record<BotSide, VoiceOptions>> {
+  const pocketsphinx = pocketsphinxOptions(clock);
+  const built = await Promise.allSettled([
+    build(speech.agent, { side: 'agent', pocketsphinx }),
+    build(speech.user, { side: 'user', pocketsphinx }),
+  ]);
+  const [agent, user] = built;
+  if (agent.status === 'fulfilled' && user.status === 'fulfilled')
+    return localVoices(clock, { agent: agent.value, user: user.value });
+  // One failed: the other's engines are released before the error goes on.
+  for (const side of built)
+    if (side.status === 'fulfilled')
+      await Promise.allSettled([side.value.stt?.close(), side.value.tts?.close()]);
+  throw (
+    agent.status === 'rejected' ? agent.reason : (user as PromiseRejectedResult).reason
+  ) as Error;
 }
