@@ -71,11 +71,13 @@ export function speechSettings(
  * Build a local bot's voice from its speech settings with the serve command's engine code. An
  * STT engine that is not installed is an error here: a bot that cannot hear fails every scenario.
  */
-export const buildEvalVoice: VoiceBuilder = async (settings, { side, pocketsphinx }) => {
+export const buildEvalVoice: VoiceBuilder = async (settings, context) => {
   const { buildVoiceOptions, closeVoice } = await import('./voice.js');
+  const { side } = context;
   const setup = await buildVoiceOptions(settings as VoiceFlags, {
-    pocketsphinx,
+    pocketsphinx: context.pocketsphinx,
     voiceFlag: flagName(SIDE_VOICE_FLAGS[side]),
+    fliteSampleRate: context.speechSampleRate,
   });
   if (setup.warnings.length > 0) {
     await closeVoice(setup.voice);

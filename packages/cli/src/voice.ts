@@ -44,6 +44,8 @@ export interface VoiceEngineSettings {
   pocketsphinx?: PocketsphinxOptions;
   /** The flag that gave `ttsVoice`, as errors name it. @default '--tts-voice' */
   voiceFlag?: string;
+  /** Flite's output rate. @default 24000, the bot's usual output rate */
+  fliteSampleRate?: number;
 }
 
 /** `value` as an http(s) URL, or an error naming `flag`. */
@@ -120,7 +122,11 @@ function speechToText(
 }
 
 /** The engine `--tts` chose (undefined for none) and how the summary names it. */
-function textToSpeech(flags: VoiceFlags, voiceFlag: string): { tts?: TextToSpeech; label: string } {
+function textToSpeech(
+  flags: VoiceFlags,
+  voiceFlag: string,
+  fliteSampleRate: number | undefined,
+): { tts?: TextToSpeech; label: string } {
   if (flags.tts === 'none') return { label: 'none' };
   if (flags.tts === 'openai') {
     const endpoint = openAIEndpoint(flags, 'tts');
@@ -129,7 +135,8 @@ function textToSpeech(flags: VoiceFlags, voiceFlag: string): { tts?: TextToSpeec
     return { tts, label: `openai(${endpoint.model}, ${voice} at ${endpoint.baseURL})` };
   }
   const voice = fliteVoice(flags.ttsVoice, voiceFlag);
-  return { tts: createFliteTextToSpeech({ voice }), label: `flite(${voice})` };
+  const rate = fliteSampleRate === undefined ? {} : { sampleRate: fliteSampleRate };
+  return { tts: createFliteTextToSpeech({ voice, ...rate }), label: `flite(${voice})` };
 }
 
 /**
@@ -147,7 +154,7 @@ export async function buildVoiceOptions(
     flags.vadStopMs === undefined ? undefined : parseInteger(flags.vadStopMs, '--vad-stop-ms', 1);
   const pacing = flags.audioPacing ?? 'realtime';
   // Built in this order so that a bad flag fails before an engine exists.
-  const tts = textToSpeech(flags, voiceFlag);
+  const tts = textToSpeech(flags, voiceFlag, settings.fliteSampleRate);
   const stt = speechToText(flags, settings);
   const warnings: string[] = [];
   let sttLabel = stt.label;

@@ -72,6 +72,18 @@ describe('scenaro eval voice flags', () => {
       agent: { ...engines, ttsVoice: 'nova' },
       user: { ...engines, ttsVoice: 'echo' },
     });
+    // Built with the serve command's code: Flite speaks at the rate the evaluation asks for.
+    const voice = await flite.buildVoice!(
+      { ...flite.speech!.user, stt: 'none' },
+      {
+        side: 'user',
+        pocketsphinx: {},
+        speechSampleRate: 16_000,
+      },
+    );
+    expect(voice.vad).toEqual({ stopMs: 600 });
+    expect(voice.tts?.sampleRate).toBe(16_000);
+    await voice.tts?.close();
     const silent = await parse(['--mode', 'audio', '--stt', 'none', '--tts', 'none']);
     expect(silent.speech).toEqual({
       agent: { stt: 'none', tts: 'none' },
@@ -93,18 +105,20 @@ describe('scenaro eval voice flags', () => {
     // The serve command's checks, with the eval command's flag names.
     const flite = await parse(['--mode', 'audio', '--agent-tts-voice', 'alloy']);
     const pocketsphinx = {};
+    const speechSampleRate = 16_000;
     await expect(
-      flite.buildVoice!(flite.speech!.agent, { side: 'agent', pocketsphinx }),
+      flite.buildVoice!(flite.speech!.agent, { side: 'agent', pocketsphinx, speechSampleRate }),
     ).rejects.toThrow("--agent-tts-voice: flite has no voice 'alloy'");
     const none = await parse(['--mode', 'audio', '--tts', 'none', '--user-tts-voice', 'rms']);
     await expect(
-      none.buildVoice!(none.speech!.user, { side: 'user', pocketsphinx }),
+      none.buildVoice!(none.speech!.user, { side: 'user', pocketsphinx, speechSampleRate }),
     ).rejects.toThrow('--user-tts-voice is used by --tts flite or --tts openai only');
     const deaf = await parse(['--mode', 'audio', '--stt', 'pocketsphinx']);
     await expect(
       deaf.buildVoice!(deaf.speech!.agent, {
         side: 'agent',
         pocketsphinx: { binary: '/nonexistent/pocketsphinx_continuous' },
+        speechSampleRate,
       }),
     ).rejects.toThrow(/the agent bot's voice input is off: PocketSphinx is not installed/);
   });

@@ -16,6 +16,7 @@ export * from './runner/bots.js';
 export {
   DEFAULT_LOCAL_VOICES,
   LOCAL_OUTPUT_LEAD_MS,
+  LOCAL_SPEECH_SAMPLE_RATE,
   localVoices,
   pocketsphinxOptions,
   speechVoices,

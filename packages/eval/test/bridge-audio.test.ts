@@ -1,10 +1,28 @@
 // Audio mode against small voice bots (PocketSphinx and Flite): a short conversation gives the
-// same outcome, turns and heard text on the real-time and the fast clock; bots that never speak,
-// speak forever or drop their connection mid-turn end the scenario with a named reason.
+// same outcome, turns, segmentation and heard text on the real-time and the fast clock (with a
+// recognizer that does not dither, see below); bots that never speak, speak forever or drop their
+// connection mid-turn end the scenario with a named reason.
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BotServer, createPocketsphinxSpeechToText, decodeWav, silentLogger } from '@scenaro/agent';
+import {
+  BotServer,
+  createFliteTextToSpeech,
+  createPocketsphinxSpeechToText,
+  decodeWav,
+  silentLogger,
+} from '@scenaro/agent';
 import type { ConversationHost, VoiceOptions } from '@scenaro/agent';
-import { audioMetrics, conversationWav, localVoices, runBridgedScenario } from '../src/index.js';
+import {
+  DEFAULT_LOCAL_VOICES,
+  LOCAL_SPEECH_SAMPLE_RATE,
+  audioMetrics,
+  conversationWav,
+  localVoices,
+  pocketsphinxOptions,
+  runBridgedScenario,
+} from '../src/index.js';
 import { plainDomain, plainScenario } from './helpers.js';
 import type { AudioModeOptions, ScenarioRun } from '../src/index.js';
 
@@ -65,13 +83,45 @@ const scenario = plainScenario('voice', {
   userInstructions: 'Change a booking.',
 });
 
+/**
+ * `pocketsphinx_continuous` as the runner starts it, but without dither. PocketSphinx dithers
+ * with one random sequence over its whole input, so its words for an utterance also depend on
+ * how much audio came before it, which on the real-time clock is the bots' thinking time. Without
+ * dither its words depend on the utterance and where it falls in the recognizer's blocks and
+ * frames, which the relay keeps the same on both clocks.
+ */
+function unditheredPocketsphinx(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scenaro-pocketsphinx-'));
+  const path = join(dir, 'pocketsphinx_continuous');
+  writeFileSync(
+    path,
+    '#!/usr/bin/env bash\n' +
+      'args=("$@")\n' +
+      'for i in "${!args[@]}"; do [[ ${args[$i]} == -dither ]] && args[$((i + 1))]=no; done\n' +
+      'exec pocketsphinx_continuous "${args[@]}"\n',
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
 async function converse(
   agent: Behaviour,
   user: Behaviour,
   audio: AudioModeOptions,
+  recognizer?: { binary: string },
 ): Promise<ScenarioRun> {
-  // The voices the runner gives its local bots on this clock.
-  const voices = localVoices(audio.clock);
+  // The voices the runner gives its local bots on this clock (with another recognizer binary).
+  const engine = (side: 'agent' | 'user'): VoiceOptions => ({
+    stt: createPocketsphinxSpeechToText({ ...pocketsphinxOptions(audio.clock), ...recognizer }),
+    tts: createFliteTextToSpeech({
+      voice: DEFAULT_LOCAL_VOICES.flite[side],
+      sampleRate: LOCAL_SPEECH_SAMPLE_RATE,
+    }),
+  });
+  const voices = localVoices(
+    audio.clock,
+    recognizer ? { agent: engine('agent'), user: engine('user') } : undefined,
+  );
   engines.push(voices.agent, voices.user);
   const [agentBot, userBot] = [await bot(agent, voices.agent), await bot(user, voices.user)];
   return runBridgedScenario(scenario, {
@@ -92,8 +142,9 @@ const lengths = (run: ScenarioRun) =>
 
 describe.skipIf(!canHear)('audio mode', () => {
   it('gives the same outcome, turns and heard text on the real-time and the fast clock', async () => {
-    const fast = await converse(agentSays, userSays, { clock: 'fast' });
-    const realtime = await converse(agentSays, userSays, { clock: 'realtime' });
+    const recognizer = { binary: unditheredPocketsphinx() };
+    const fast = await converse(agentSays, userSays, { clock: 'fast' }, recognizer);
+    const realtime = await converse(agentSays, userSays, { clock: 'realtime' }, recognizer);
     expect(fast.failure).toBeUndefined();
     expect(realtime.failure).toBeUndefined();
     expect(fast.stopReason).toBe('[EXIT]');

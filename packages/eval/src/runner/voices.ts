@@ -6,6 +6,7 @@
  */
 import { createFliteTextToSpeech, createPocketsphinxSpeechToText } from '@scenaro/agent';
 import type { PocketsphinxOptions, VoiceOptions } from '@scenaro/agent';
+import { RELAY_SAMPLE_RATE } from '../bridge/audio-timeline.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
 
 /** The two local bots. */
@@ -35,10 +36,19 @@ export const DEFAULT_LOCAL_VOICES = {
  */
 export type SpeechSettings = Record<BotSide, Record<string, string>>;
 
-/** Makes a bot's voice from its speech settings, with the recognizer options the clock needs. */
+/**
+ * The rate the local bots speak at when their engine allows: the relay's, Flite's own, so their
+ * speech reaches the other bot without being resampled on the way.
+ */
+export const LOCAL_SPEECH_SAMPLE_RATE = RELAY_SAMPLE_RATE;
+
+/**
+ * Makes a bot's voice from its speech settings, with the recognizer options the clock needs and
+ * the rate to speak at when the engine allows ({@link LOCAL_SPEECH_SAMPLE_RATE}).
+ */
 export type VoiceBuilder = (
   flags: Record<string, string>,
-  context: { side: BotSide; pocketsphinx: PocketsphinxOptions },
+  context: { side: BotSide; pocketsphinx: PocketsphinxOptions; speechSampleRate: number },
 ) => Promise<VoiceOptions>;
 
 /** PocketSphinx's options on `clock`. */
@@ -54,7 +64,10 @@ export function localVoices(
   const voice = (side: BotSide): VoiceOptions => ({
     ...(given?.[side] ?? {
       stt: createPocketsphinxSpeechToText(pocketsphinxOptions(clock)),
-      tts: createFliteTextToSpeech({ voice: DEFAULT_LOCAL_VOICES.flite[side] }),
+      tts: createFliteTextToSpeech({
+        voice: DEFAULT_LOCAL_VOICES.flite[side],
+        sampleRate: LOCAL_SPEECH_SAMPLE_RATE,
+      }),
     }),
     pacing: clock,
     ...(clock === 'realtime'
@@ -70,10 +83,13 @@ export async function speechVoices(
   speech: SpeechSettings,
   build: VoiceBuilder,
 ): Promise<Record<BotSide, VoiceOptions>> {
-  const pocketsphinx = pocketsphinxOptions(clock);
+  const context = {
+    pocketsphinx: pocketsphinxOptions(clock),
+    speechSampleRate: LOCAL_SPEECH_SAMPLE_RATE,
+  };
   const built = await Promise.allSettled([
-    build(speech.agent, { side: 'agent', pocketsphinx }),
-    build(speech.user, { side: 'user', pocketsphinx }),
+    build(speech.agent, { side: 'agent', ...context }),
+    build(speech.user, { side: 'user', ...context }),
   ]);
   const [agent, user] = built;
   if (agent.status === 'fulfilled' && user.status === 'fulfilled')
