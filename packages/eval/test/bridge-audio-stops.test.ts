@@ -3,18 +3,14 @@
 // over real sockets, on both clocks: a bot that never speaks, one that speaks forever and one that
 // drops its connection mid-turn end the scenario with a named reason, in bounded time.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BotServer,
-  createOpenAISpeechToText,
-  createOpenAITextToSpeech,
-  silentLogger,
-} from '@scenaro/agent';
-import type { ConversationHost } from '@scenaro/agent';
+import { createOpenAISpeechToText, createOpenAITextToSpeech } from '@scenaro/agent';
+import type { BotServer } from '@scenaro/agent';
 import { startOpenAIAudioTestServer } from '@scenaro/agent/testing';
 import type { OpenAIAudioTestServer } from '@scenaro/agent/testing';
 import { localVoices, runBridgedScenario } from '../src/index.js';
 import type { AudioModeOptions, RelayClock, ScenarioRun } from '../src/index.js';
-import { plainDomain, plainScenario } from './helpers.js';
+import { plainDomain, plainScenario, speak, voiceBot } from './helpers.js';
+import type { VoiceBehaviour } from './helpers.js';
 
 let endpoint: OpenAIAudioTestServer;
 beforeAll(async () => {
@@ -24,14 +20,7 @@ afterAll(async () => {
   await endpoint?.close();
 });
 
-/** How a fake bot answers each thing it hears (the kickoff counts for the agent). */
-type Behaviour = (host: ConversationHost, turn: number, server: BotServer) => void;
-
-/** Speak a whole reply. */
-function speak(host: ConversationHost, text: string): void {
-  host.speech?.text(text);
-  host.speech?.end();
-}
+type Behaviour = VoiceBehaviour;
 const silent: Behaviour = () => undefined;
 const greets: Behaviour = (host) => speak(host, 'Hello. How can I help you today?');
 const answers: Behaviour = (host) => speak(host, 'I would like to change my booking.');
@@ -62,17 +51,7 @@ async function bot(behaviour: Behaviour, clock: RelayClock): Promise<BotServer> 
     agent: { stt: createOpenAISpeechToText(engine), tts: createOpenAITextToSpeech(engine) },
     user: {},
   });
-  const server: BotServer = await new BotServer({
-    port: 0,
-    logger: silentLogger,
-    voice,
-    conversation: (host) => {
-      let turns = 0;
-      return { onUserText: () => behaviour(host, ++turns, server) };
-    },
-  }).listen();
-  servers.push(server);
-  return server;
+  return voiceBot(behaviour, voice, servers);
 }
 
 const scenario = plainScenario('stops', { maxDurationSeconds: 60, userInstructions: 'Talk.' });

@@ -6,14 +6,8 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BotServer,
-  createFliteTextToSpeech,
-  createPocketsphinxSpeechToText,
-  decodeWav,
-  silentLogger,
-} from '@scenaro/agent';
-import type { ConversationHost, VoiceOptions } from '@scenaro/agent';
+import { createFliteTextToSpeech, createPocketsphinxSpeechToText, decodeWav } from '@scenaro/agent';
+import type { BotServer, VoiceOptions } from '@scenaro/agent';
 import {
   DEFAULT_LOCAL_VOICES,
   LOCAL_SPEECH_SAMPLE_RATE,
@@ -23,7 +17,8 @@ import {
   pocketsphinxOptions,
   runBridgedScenario,
 } from '../src/index.js';
-import { plainDomain, plainScenario } from './helpers.js';
+import { plainDomain, plainScenario, speak, voiceBot } from './helpers.js';
+import type { VoiceBehaviour } from './helpers.js';
 import type { AudioModeOptions, ScenarioRun } from '../src/index.js';
 
 const canHear = await createPocketsphinxSpeechToText()
@@ -34,13 +29,7 @@ const canHear = await createPocketsphinxSpeechToText()
   );
 if (!canHear) console.warn('audio bridge tests skipped: PocketSphinx is not installed');
 
-/** Speak a whole reply. */
-function speak(host: ConversationHost, text: string): void {
-  host.speech?.text(text);
-  host.speech?.end();
-}
-
-type Behaviour = (host: ConversationHost, turn: number, server: () => BotServer) => void;
+type Behaviour = VoiceBehaviour;
 
 /** The agent greets, then confirms and ends the conversation. */
 const agentSays: Behaviour = (host, turn) => {
@@ -59,23 +48,7 @@ afterEach(async () => {
   await Promise.allSettled(engines.splice(0).flatMap((v) => [v.stt?.close(), v.tts?.close()]));
 });
 
-async function bot(behaviour: Behaviour, voice: VoiceOptions): Promise<BotServer> {
-  const server: BotServer = await new BotServer({
-    port: 0,
-    logger: silentLogger,
-    voice,
-    conversation: (host) => {
-      let turns = 0;
-      return {
-        onUserText() {
-          behaviour(host, ++turns, () => server);
-        },
-      };
-    },
-  }).listen();
-  servers.push(server);
-  return server;
-}
+const bot = (behaviour: Behaviour, voice: VoiceOptions) => voiceBot(behaviour, voice, servers);
 
 const domain = plainDomain;
 const scenario = plainScenario('voice', {
@@ -206,7 +179,7 @@ describe.skipIf(!canHear)('audio mode', () => {
   it('ends with a named failure when the agent drops its connection mid-turn', async () => {
     const drops: Behaviour = (host, _turn, server) => {
       speak(host, 'Hello. I am about to go away in the middle of this sentence.');
-      setTimeout(() => void server().close(), 300);
+      setTimeout(() => void server.close(), 300);
     };
     const started = performance.now();
     const run = await converse(drops, userSays, { clock: 'fast' });

@@ -31,11 +31,13 @@ export interface AudioRelayOptions {
   tailMs?: number;
   /**
    * Wall time a bot may take to start speaking when it is its turn, ms, restarted whenever it
-   * reports hearing something. @default 30000 on the real-time clock, 120000 on the fast one
-   * (where a recognizer may get a long utterance at once)
+   * reports hearing something; on the fast clock also the wall time a speaking bot may take to
+   * deliver its next audio. @default 30000 on the real-time clock; on the fast one 120000 (a
+   * recognizer may get a long utterance at once, a synthesizer a long sentence), 30000 once the
+   * bot has the final transcript of everything it heard
    */
   responseTimeoutMs?: number;
-  /** Longest segment, audio time, ms. @default 180000 */
+  /** Longest segment, audio time, ms. @default 600000 */
   maxTurnMs?: number;
   /** Receives bridge-log lines. */
   log: (line: string) => void;
@@ -77,6 +79,10 @@ interface Waiter {
 const other = (role: BotRole): BotRole => (role === 'agent' ? 'user' : 'agent');
 /** Silence both bots hear before the first words, ms (a whole number of grid steps). */
 const LEAD_IN_MS = 3 * GRID_MS;
+/** Wall time a bot has to start speaking, ms (see `responseTimeoutMs`). */
+const RESPONSE_MS = 30_000;
+/** The same on the fast clock while the bot may still be decoding or synthesizing at length. */
+const SLOW_RESPONSE_MS = 120_000;
 /** Fast clock: silence relayed after the last words, ms (the real-time clock goes on anyway). */
 const SETTLE_SILENCE_MS = 4000;
 const seconds = (samples: number) => samples / RELAY_SAMPLE_RATE;
@@ -103,6 +109,7 @@ export class AudioRelay implements TurnRelay {
     this.#timeline = new AudioTimeline({
       clock: options.clock,
       tailMs: options.tailMs ?? 1600,
+      stallMs: options.responseTimeoutMs ?? SLOW_RESPONSE_MS,
       send: (role, pcm) => options.bot(role).sendAudio(pcm, RELAY_SAMPLE_RATE),
       onError: (err) => this.#logLine('!!', `audio frame not relayed: ${(err as Error).message}`),
       listener: {
@@ -125,15 +132,19 @@ export class AudioRelay implements TurnRelay {
         if (segment) segment.said += event.text;
       },
       heard: (role, event) => {
-        this.#hearing(role);
         if (event.final) this.#ears[role].finals++;
         if (event.final && event.text.trim()) this.#heard(role, event.text.trim());
+        this.#hearing(role);
       },
       'hearing-started': (role) => {
         this.#ears[role].speaking = true;
         this.#ears[role].utterances++;
+        this.#hearing(role);
       },
-      'hearing-stopped': (role) => (this.#ears[role].speaking = false),
+      'hearing-stopped': (role) => {
+        this.#ears[role].speaking = false;
+        this.#hearing(role);
+      },
       'turn-complete': (role, event) => {
         // A turn with nothing to say (no speech synthesized or playing) ends here.
         if (this.#open[role] || this.#synthesizing[role]) return;
@@ -171,7 +182,7 @@ export class AudioRelay implements TurnRelay {
     if (queued) return Promise.resolve(queued);
     const disconnected = this.#options.disconnected();
     if (disconnected) return Promise.reject(new Error(disconnected));
-    const responseMs = this.#responseMs();
+    const responseMs = this.#responseMs(speaker);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         role: speaker,
@@ -189,15 +200,20 @@ export class AudioRelay implements TurnRelay {
     });
   }
 
-  #responseMs(): number {
-    return this.#options.responseTimeoutMs ?? (this.#options.clock === 'fast' ? 120_000 : 30_000);
+  /** The time `role` has to start speaking, from now (see `responseTimeoutMs`). */
+  #responseMs(role: BotRole): number {
+    if (this.#options.responseTimeoutMs !== undefined) return this.#options.responseTimeoutMs;
+    if (this.#options.clock === 'realtime') return RESPONSE_MS;
+    const ears = this.#ears[role];
+    const caughtUp = !ears.speaking && ears.finals >= ears.utterances;
+    return caughtUp ? RESPONSE_MS : SLOW_RESPONSE_MS;
   }
 
   /** The bot whose turn it is heard something: it is still at work, its time starts again. */
   #hearing(role: BotRole): void {
     const waiter = this.#waiter;
     if (waiter?.role !== role) return;
-    const responseMs = this.#responseMs();
+    const responseMs = this.#responseMs(role);
     waiter.respondBy = performance.now() + responseMs;
     clearTimeout(waiter.timer);
     waiter.timer = setTimeout(() => this.#checkWaiter(), responseMs + 1);
@@ -382,7 +398,7 @@ export class AudioRelay implements TurnRelay {
       this.#logLine('!!', `${reason}: the ${waiter.role} bot's turn`);
       waiter.resolve({ ...turn, stopReason: reason });
     };
-    const maxTurnMs = this.#options.maxTurnMs ?? 180_000;
+    const maxTurnMs = this.#options.maxTurnMs ?? 600_000;
     if (open?.startSample !== undefined && now - seconds(open.startSample) * 1000 > maxTurnMs) {
       stop('[TURN_TOO_LONG]', {
         text: open.said.trim(),

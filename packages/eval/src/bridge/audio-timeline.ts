@@ -63,7 +63,7 @@ export interface AudioTimelineOptions {
   listener: TimelineListener;
   /** Fast clock: the silence sent after a bot's speech, ms. */
   tailMs: number;
-  /** Fast clock: wall time a speaking bot may deliver nothing before the timeline steps in real time, ms. @default 10000 */
+  /** Fast clock: wall time a speaking bot may deliver nothing before the timeline steps in real time, ms. @default 120000 */
   stallMs?: number;
   /** A frame could not be converted. */
   onError?: (err: unknown) => void;
@@ -305,7 +305,7 @@ export class AudioTimeline {
     }
     if (n === SLICE) this.#kick();
     else if (this.#streams.agent.starved || this.#streams.user.starved)
-      this.#armStall(this.#options.stallMs ?? 10_000);
+      this.#armStall(this.#options.stallMs ?? 120_000);
   }
 
   /** Fast clock stalled: step in real time until there is something to send again. */

@@ -67,9 +67,13 @@ export interface AudioModeOptions {
   clock: RelayClock;
   /** Fast clock: silence relayed after each bot's speech, ms. @default 1600 */
   tailMs?: number;
-  /** Audio time a bot may take to start speaking when it is its turn, s. @default 30 */
+  /**
+   * Wall time a bot may take to start speaking when it is its turn, s, restarted whenever it
+   * reports hearing something. @default 30; on the fast clock 120 until the bot has the final
+   * transcript of everything it heard
+   */
   responseTimeoutSeconds?: number;
-  /** Longest turn, audio time, s. @default 180 */
+  /** Longest turn, audio time, s. @default 600 */
   maxTurnSeconds?: number;
 }
 
