@@ -19,6 +19,7 @@ const BENCHES = [
   { name: 'frontend-tool', file: 'frontend-tool.bench.mjs', timeoutS: 200 },
   { name: 'replay', file: 'replay.bench.mjs', timeoutS: 320 },
   { name: 'eval-throughput', file: 'eval-throughput.bench.mjs', timeoutS: 950 },
+  { name: 'eval-audio', file: 'eval-audio.bench.mjs', timeoutS: 2500 },
   { name: 'fuzz-soak', file: 'fuzz-soak.bench.mjs', timeoutS: 320 },
   { name: 'cli-startup', file: 'cli-startup.bench.mjs', timeoutS: 240 },
   { name: 'voice', file: 'voice.bench.mjs', timeoutS: 540 },

@@ -4,10 +4,12 @@
 import { resolve } from 'node:path';
 import { parseShard } from '@scenaro/eval';
 import type { EvaluationOptions } from '@scenaro/eval';
+import { buildEvalVoice, speechSettings } from './eval-voice.js';
+import type { EvalVoiceFlags } from './eval-voice.js';
 import { parseInteger } from './flags.js';
 
 /** Parsed `eval` flags. */
-export interface EvalFlags {
+export interface EvalFlags extends EvalVoiceFlags {
   domain?: string[];
   scenarios?: string[];
   list?: boolean;
@@ -36,6 +38,8 @@ export interface EvalFlags {
   faultyAgent?: 'drop-last-action';
   retries: string;
   minAgentTurns: string;
+  mode: 'text' | 'audio';
+  audioClock: 'realtime' | 'fast';
 }
 
 /** The default data root: `$EVAL_DATA_ROOT`, else `./data`. */
@@ -99,5 +103,16 @@ export function evaluationOptions(
     };
   }
   if (flags.faultyAgent) options.faults = [flags.faultyAgent];
+  // Text mode is the default and is not recorded, so text runs keep their arguments as they were.
+  if (flags.mode === 'audio') {
+    options.mode = 'audio';
+    if (wanted('audioClock')) options.audioClock = flags.audioClock;
+  } else if (flags.audioClock === 'fast') {
+    throw new Error('--audio-clock needs --mode audio');
+  }
+  const speech = speechSettings(flags, given);
+  if (speech) options.speech = speech;
+  // A resumed audio run may take its speech settings from its run_args.json.
+  options.buildVoice = buildEvalVoice;
   return options;
 }

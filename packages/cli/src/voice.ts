@@ -42,6 +42,10 @@ export interface VoiceSetup {
 export interface VoiceEngineSettings {
   /** Options of the PocketSphinx recognizer (its program and model files). */
   pocketsphinx?: PocketsphinxOptions;
+  /** The flag that gave `ttsVoice`, as errors name it. @default '--tts-voice' */
+  voiceFlag?: string;
+  /** Flite's output rate. @default 24000, the bot's usual output rate */
+  fliteSampleRate?: number;
 }
 
 /** `value` as an http(s) URL, or an error naming `flag`. */
@@ -61,13 +65,13 @@ function parseBaseUrl(value: string, flag: string): string {
 }
 
 /** Refuse flags that the chosen engines do not use. */
-function refuseUnused(flags: VoiceFlags): void {
+function refuseUnused(flags: VoiceFlags, voiceFlag: string): void {
   const unused: [string | undefined, string, boolean, string][] = [
     [flags.sttBaseUrl, '--stt-base-url', flags.stt !== 'openai', '--stt openai'],
     [flags.sttModel, '--stt-model', flags.stt !== 'openai', '--stt openai'],
     [flags.ttsBaseUrl, '--tts-base-url', flags.tts !== 'openai', '--tts openai'],
     [flags.ttsModel, '--tts-model', flags.tts !== 'openai', '--tts openai'],
-    [flags.ttsVoice, '--tts-voice', flags.tts === 'none', '--tts flite or --tts openai'],
+    [flags.ttsVoice, voiceFlag, flags.tts === 'none', '--tts flite or --tts openai'],
   ];
   for (const [value, flag, refused, users] of unused) {
     if (refused && value !== undefined) throw new Error(`${flag} is used by ${users} only`);
@@ -75,11 +79,11 @@ function refuseUnused(flags: VoiceFlags): void {
 }
 
 /** The Flite voice `--tts-voice` names, or an error listing the voices Flite has. */
-function fliteVoice(name: string | undefined): FliteVoice {
+function fliteVoice(name: string | undefined, voiceFlag: string): FliteVoice {
   const voice = name ?? DEFAULT_FLITE_VOICE;
   if (!(FLITE_VOICES as readonly string[]).includes(voice))
     throw new Error(
-      `--tts-voice: flite has no voice '${voice}'; its voices: ${FLITE_VOICES.join(', ')}`,
+      `${voiceFlag}: flite has no voice '${voice}'; its voices: ${FLITE_VOICES.join(', ')}`,
     );
   return voice as FliteVoice;
 }
@@ -118,7 +122,11 @@ function speechToText(
 }
 
 /** The engine `--tts` chose (undefined for none) and how the summary names it. */
-function textToSpeech(flags: VoiceFlags): { tts?: TextToSpeech; label: string } {
+function textToSpeech(
+  flags: VoiceFlags,
+  voiceFlag: string,
+  fliteSampleRate: number | undefined,
+): { tts?: TextToSpeech; label: string } {
   if (flags.tts === 'none') return { label: 'none' };
   if (flags.tts === 'openai') {
     const endpoint = openAIEndpoint(flags, 'tts');
@@ -126,8 +134,9 @@ function textToSpeech(flags: VoiceFlags): { tts?: TextToSpeech; label: string } 
     const tts = createOpenAITextToSpeech({ ...endpoint, voice });
     return { tts, label: `openai(${endpoint.model}, ${voice} at ${endpoint.baseURL})` };
   }
-  const voice = fliteVoice(flags.ttsVoice);
-  return { tts: createFliteTextToSpeech({ voice }), label: `flite(${voice})` };
+  const voice = fliteVoice(flags.ttsVoice, voiceFlag);
+  const rate = fliteSampleRate === undefined ? {} : { sampleRate: fliteSampleRate };
+  return { tts: createFliteTextToSpeech({ voice, ...rate }), label: `flite(${voice})` };
 }
 
 /**
@@ -139,12 +148,13 @@ export async function buildVoiceOptions(
   flags: VoiceFlags,
   settings: VoiceEngineSettings = {},
 ): Promise<VoiceSetup> {
-  refuseUnused(flags);
+  const voiceFlag = settings.voiceFlag ?? '--tts-voice';
+  refuseUnused(flags, voiceFlag);
   const stopMs =
     flags.vadStopMs === undefined ? undefined : parseInteger(flags.vadStopMs, '--vad-stop-ms', 1);
   const pacing = flags.audioPacing ?? 'realtime';
   // Built in this order so that a bad flag fails before an engine exists.
-  const tts = textToSpeech(flags);
+  const tts = textToSpeech(flags, voiceFlag, settings.fliteSampleRate);
   const stt = speechToText(flags, settings);
   const warnings: string[] = [];
   let sttLabel = stt.label;

@@ -13,6 +13,8 @@ const flags: EvalFlags = {
   scorer: 'nemo',
   retries: '2',
   minAgentTurns: '3',
+  mode: 'text',
+  audioClock: 'realtime',
 };
 
 describe('scenaro eval flags', () => {
@@ -42,6 +44,22 @@ describe('scenaro eval flags', () => {
     );
     expect(() => evaluationOptions({ ...flags, maxTurns: 'x' })).toThrow(
       "--max-turns must be an integer >= 1, got 'x'",
+    );
+  });
+});
+
+describe('scenaro eval --mode', () => {
+  it('records nothing for text mode, the mode and clock for audio mode', () => {
+    const text = evaluationOptions(flags, ['node', 'x']);
+    expect(text.mode).toBeUndefined();
+    expect(text.audioClock).toBeUndefined();
+    const audio = evaluationOptions({ ...flags, mode: 'audio', audioClock: 'fast' }, ['node', 'x']);
+    expect(audio).toMatchObject({ mode: 'audio', audioClock: 'fast' });
+  });
+
+  it('refuses --audio-clock without --mode audio', () => {
+    expect(() => evaluationOptions({ ...flags, audioClock: 'fast' }, ['node', 'x'])).toThrow(
+      /--audio-clock needs --mode audio/,
     );
   });
 });

@@ -5,12 +5,23 @@
  */
 export * from './replay/index.js';
 export * from './bridge/bot-connection.js';
-export type { BotEvent, TokenMetric } from './bridge/bot-events.js';
+export type { BotEvent, TokenMetric, TtfbMetric } from './bridge/bot-events.js';
+export type { RelayClock } from './bridge/audio-timeline.js';
 export * from './bridge/bridge.js';
 export * from './bridge/types.js';
 export * from './scoring/index.js';
 export * from './report/index.js';
+export * from './runner/audio-files.js';
 export * from './runner/bots.js';
+export {
+  DEFAULT_LOCAL_VOICES,
+  LOCAL_OUTPUT_LEAD_MS,
+  LOCAL_SPEECH_SAMPLE_RATE,
+  localVoices,
+  pocketsphinxOptions,
+  speechVoices,
+} from './runner/voices.js';
+export type { BotSide, SpeechSettings, VoiceBuilder } from './runner/voices.js';
 export * from './runner/expected.js';
 export * from './runner/files.js';
 export * from './runner/merge.js';

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotServer, silentLogger } from '@scenaro/agent';
 import type { ConversationHost } from '@scenaro/agent';
-import type { EvalDomain, Scenario } from '@scenaro/domains';
 import { runBridgedScenario } from '../src/index.js';
+import { plainDomain, plainScenario } from './helpers.js';
 
 /** A bot answering each user text with streamed LLM events only; the agent exits on its 3rd turn. */
 function pipecatLike(role: 'agent' | 'user') {
@@ -55,26 +55,11 @@ afterAll(async () => {
   await user?.close();
 });
 
-const domain: EvalDomain = {
-  name: 'plain',
-  module: { name: 'plain' },
-  loadScenarios: async () => [],
-};
-const side = { prompt: 'Be brief.', tools: {}, toolDomain: 'default', sharedStateInit: {} };
-const scenario: Scenario = {
-  name: 'plain__chat',
-  domain: 'plain',
-  source: 'test',
+const domain = plainDomain;
+const scenario = plainScenario('chat', {
   maxDurationSeconds: 30,
-  successSignals: ['clean_exit'],
-  agent: side,
-  user: side,
   userInstructions: 'Say hello.',
-  initializationActions: [],
-  referenceActions: [],
-  dbStateAssertions: [],
-  nlAssertions: [],
-};
+});
 
 describe('bridge with bots that do not push turn-complete', () => {
   it('infers turn ends from LLM events and stops on the <exit> push', async () => {

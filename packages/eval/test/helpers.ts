@@ -5,6 +5,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BotServer, silentLogger } from '@scenaro/agent';
+import type { ConversationHost, VoiceOptions } from '@scenaro/agent';
+import type { EvalDomain, Scenario } from '@scenaro/domains';
 import { runEvaluation } from '../src/index.js';
 import type { EvaluationOptions, EvaluationResult } from '../src/index.js';
 
@@ -50,4 +53,60 @@ export function runCommerce(
     progressStream: collectingStream(),
     ...options,
   });
+}
+
+/** A domain with no tools or data, for bridge tests with hand-made bots. */
+export const plainDomain: EvalDomain = {
+  name: 'plain',
+  module: { name: 'plain' },
+  loadScenarios: async () => [],
+};
+
+/** A scenario of {@link plainDomain}: no tools, no actions, a clean exit is success. */
+export function plainScenario(
+  name: string,
+  options: { maxDurationSeconds: number; userInstructions: string },
+): Scenario {
+  const side = { prompt: 'Be brief.', tools: {}, toolDomain: 'default', sharedStateInit: {} };
+  return {
+    name: `plain__${name}`,
+    domain: 'plain',
+    source: 'test',
+    successSignals: ['clean_exit'],
+    agent: side,
+    user: side,
+    initializationActions: [],
+    referenceActions: [],
+    dbStateAssertions: [],
+    nlAssertions: [],
+    ...options,
+  };
+}
+
+/** How a test voice bot answers each thing it hears (the kickoff counts for the agent). */
+export type VoiceBehaviour = (host: ConversationHost, turn: number, server: BotServer) => void;
+
+/** Speak a whole reply. */
+export function speak(host: ConversationHost, text: string): void {
+  host.speech?.text(text);
+  host.speech?.end();
+}
+
+/** A bot server with `voice` whose conversation is `behaviour`; added to `servers` to close. */
+export async function voiceBot(
+  behaviour: VoiceBehaviour,
+  voice: VoiceOptions,
+  servers: BotServer[],
+): Promise<BotServer> {
+  const server: BotServer = await new BotServer({
+    port: 0,
+    logger: silentLogger,
+    voice,
+    conversation: (host) => {
+      let turns = 0;
+      return { onUserText: () => behaviour(host, ++turns, server) };
+    },
+  }).listen();
+  servers.push(server);
+  return server;
 }

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { EvalFlags } from '../eval-flags.js';
+import { addVoiceOptions } from '../voice-flags.js';
 
 const collect = (value: string, previous: string[] = []) => [
   ...previous,
@@ -68,6 +69,24 @@ export function evalCommand(): Command {
         'inject a fault into the scripted agent (for testing the scorer)',
       ).choices(['drop-last-action']),
     )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'text: turns relayed as text; audio: each bot hears the other speak (voice bots)',
+      )
+        .choices(['text', 'audio'])
+        .default('text'),
+    )
+    .addOption(
+      new Option(
+        '--audio-clock <clock>',
+        'audio mode: realtime (any bot) or fast (local bots, unpaced, audio time counted in samples)',
+      )
+        .choices(['realtime', 'fast'])
+        .default('realtime'),
+    );
+  // Audio mode: the local bots' speech engines, as `scenaro serve` takes them, a voice per bot.
+  addVoiceOptions(command, 'local-bots')
     .option('--retries <n>', 'retries of a scenario that failed for infrastructure reasons', '2')
     .option('--min-agent-turns <n>', 'stall rule: fewer agent model calls fail the scenario', '3')
     .action(async (flags: EvalFlags, self: Command) => {

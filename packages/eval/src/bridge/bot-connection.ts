@@ -4,7 +4,7 @@
  * and the bot's events delivered as typed {@link BotEvent}s.
  */
 import { RtviClient } from '@scenaro/agent';
-import type { SendTextOptions } from '@scenaro/sdk/protocol';
+import type { AudioFrameValue, SendTextOptions } from '@scenaro/sdk/protocol';
 import { parseBotEvent } from './bot-events.js';
 import type { BotEvent } from './bot-events.js';
 import type { BotRole } from './types.js';
@@ -33,6 +33,8 @@ export interface BotConnectionOptions {
   log?: FrameLogger;
   /** Called for every event of the bot (envelopes that are not replies and matter to the bridge). */
   onEvent?: (event: BotEvent) => void;
+  /** Called for every audio frame of the bot (its speech); without it, audio is ignored. */
+  onAudio?: (frame: AudioFrameValue) => void;
   /** Called when the connection closes unexpectedly. */
   onClose?: (code: number, reason: string) => void;
 }
@@ -70,6 +72,7 @@ export class BotConnection {
             const event = parseBotEvent(message);
             if (event) options.onEvent?.(event);
           },
+          ...(options.onAudio ? { onAudio: options.onAudio } : {}),
           onClose: ({ code, reason }) => options.onClose?.(code, reason),
           handshake: {
             about: { library: '@scenaro/eval', library_version: '0.1.0' },
@@ -101,6 +104,11 @@ export class BotConnection {
   /** Inject a user turn (`send-text`); it has no reply. */
   sendText(content: string, options: SendTextOptions = {}): void {
     this.#client.sendText(content, options);
+  }
+
+  /** Send microphone audio: one `AudioRawFrame` of PCM16. */
+  sendAudio(pcm: Uint8Array, sampleRate: number, channels = 1): void {
+    this.#client.sendAudio(pcm, sampleRate, channels);
   }
 
   get open(): boolean {

@@ -15,10 +15,17 @@ export interface TokenMetric {
   total_tokens?: number;
 }
 
+/** Time to first byte of one processor (STT, LLM, TTS), as a `metrics` event reports it. */
+export interface TtfbMetric {
+  processor: string;
+  /** Seconds. */
+  value: number;
+}
+
 /** What a bot did, as the bridge cares about it. */
 export type BotEvent =
-  /** `metrics` with token counts (one LLM call each). */
-  | { kind: 'metrics'; tokens: TokenMetric[] }
+  /** `metrics` with token counts (one LLM call each) and times to first byte. */
+  | { kind: 'metrics'; tokens: TokenMetric[]; ttfb: TtfbMetric[] }
   /** `bot-llm-text`: a piece of the turn's text ('' when none was given). */
   | { kind: 'llm-text'; text: string }
   | { kind: 'llm-started' }
@@ -31,7 +38,20 @@ export type BotEvent =
   /** `server-message {type: "turn-complete"}`: the bot finished its turn. */
   | { kind: 'turn-complete'; turn: BotTurn }
   /** Any other `server-message` with a `text` (`<exit>`, `<final_response>` pushes). */
-  | { kind: 'text-push'; text: string };
+  | { kind: 'text-push'; text: string }
+  /** `bot-started-speaking` / `bot-stopped-speaking`: the bot's audio output began or ended. */
+  | { kind: 'started-speaking' }
+  | { kind: 'stopped-speaking' }
+  /** `bot-tts-started` / `bot-tts-stopped`: a spoken reply is being synthesized. */
+  | { kind: 'tts-started' }
+  | { kind: 'tts-stopped' }
+  /** `bot-tts-text`: a piece of the spoken text (pieces join with ''). */
+  | { kind: 'tts-text'; text: string }
+  /** `user-transcription`: what the bot heard. */
+  | { kind: 'heard'; text: string; final: boolean }
+  /** `user-started-speaking` / `user-stopped-speaking`: the bot's VAD heard speech begin or end. */
+  | { kind: 'hearing-started' }
+  | { kind: 'hearing-stopped' };
 
 /** The handler of each event kind a consumer cares about. */
 export type BotEventHandlers = {
@@ -46,6 +66,12 @@ export function dispatchBotEvent(handlers: BotEventHandlers, role: BotRole, even
 
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The `text` of an event's data ('' when none was given). */
+function textOf(data: unknown): string {
+  const text = (data as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' ? text : '';
 }
 
 /** Pushed `server-message`s by their `type`. */
@@ -83,17 +109,34 @@ const RTVI_EVENTS = new Map<string, (data: unknown) => BotEvent | undefined>([
   [
     'metrics',
     (data) => {
-      const tokens = (data as { tokens?: unknown } | undefined)?.tokens;
-      return { kind: 'metrics', tokens: Array.isArray(tokens) ? (tokens as TokenMetric[]) : [] };
+      const { tokens, ttfb } = (data ?? {}) as { tokens?: unknown; ttfb?: unknown };
+      return {
+        kind: 'metrics',
+        tokens: Array.isArray(tokens) ? (tokens as TokenMetric[]) : [],
+        ttfb: Array.isArray(ttfb)
+          ? (ttfb as TtfbMetric[]).filter(
+              (t) => isObject(t) && typeof t.processor === 'string' && typeof t.value === 'number',
+            )
+          : [],
+      };
     },
   ],
+  ['bot-started-speaking', () => ({ kind: 'started-speaking' })],
+  ['bot-stopped-speaking', () => ({ kind: 'stopped-speaking' })],
+  ['bot-tts-started', () => ({ kind: 'tts-started' })],
+  ['bot-tts-stopped', () => ({ kind: 'tts-stopped' })],
+  ['bot-tts-text', (data) => ({ kind: 'tts-text', text: textOf(data) })],
   [
-    'bot-llm-text',
-    (data) => {
-      const text = (data as { text?: unknown } | undefined)?.text;
-      return { kind: 'llm-text', text: typeof text === 'string' ? text : '' };
-    },
+    'user-transcription',
+    (data) => ({
+      kind: 'heard',
+      text: textOf(data),
+      final: (data as { final?: unknown } | undefined)?.final !== false,
+    }),
   ],
+  ['user-started-speaking', () => ({ kind: 'hearing-started' })],
+  ['user-stopped-speaking', () => ({ kind: 'hearing-stopped' })],
+  ['bot-llm-text', (data) => ({ kind: 'llm-text', text: textOf(data) })],
   ['bot-llm-started', () => ({ kind: 'llm-started' })],
   ['bot-llm-stopped', () => ({ kind: 'llm-stopped' })],
   ['llm-function-call-in-progress', () => ({ kind: 'function-call-started' })],

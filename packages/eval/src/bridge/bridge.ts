@@ -1,7 +1,8 @@
 /**
  * The evaluation bridge for one scenario: connect to the agent and user bots, load the
  * scenario into both, run the conversation through a relay (text mode: finished turns relayed
- * as `send-text`), keep dual-control shadow states in sync, stop on a stop rule, then pull
+ * as `send-text`; audio mode: each bot's speech relayed to the other as its microphone), keep
+ * dual-control shadow states in sync, stop on a stop rule, then pull
  * context histories and summaries. The parts live beside this file: the bot connection and its
  * events, scenario setup, turn assembly and the relay, stop rules, cross-side sync, and the
  * conversation loop.
@@ -10,6 +11,8 @@ import type { DbCache, ScriptedFault } from '@scenaro/agent';
 import type { EvalDomain, Scenario } from '@scenaro/domains';
 import { parseFinalResponseText } from '@scenaro/sdk/protocol';
 import type { GetContextHistoryResult, GetScenarioSummaryResult } from '@scenaro/sdk/protocol';
+import { AudioRelay } from './audio-relay.js';
+import type { RelayClock } from './audio-timeline.js';
 import { dispatchBotEvent } from './bot-events.js';
 import type { BotEventHandlers } from './bot-events.js';
 import { BotConnection, BotConnectError } from './bot-connection.js';
@@ -54,6 +57,24 @@ export interface BridgeOptions {
   turnQuietMs?: number;
   /** Extra data roots for shadow dbs (domains' shipped data). */
   extraDataRoots?: readonly string[];
+  /** Audio mode: relay the bots' speech instead of their text. */
+  audio?: AudioModeOptions;
+}
+
+/** How audio mode relays and times the bots' speech. */
+export interface AudioModeOptions {
+  /** `realtime` (any bot) or `fast` (bots that send audio as soon as it is made). */
+  clock: RelayClock;
+  /** Fast clock: silence relayed after each bot's speech, ms. @default 1600 */
+  tailMs?: number;
+  /**
+   * Wall time a bot may take to start speaking when it is its turn, s, restarted whenever it
+   * reports hearing something. @default 30; on the fast clock 120 until the bot has the final
+   * transcript of everything it heard
+   */
+  responseTimeoutSeconds?: number;
+  /** Longest turn, audio time, s. @default 600 */
+  maxTurnSeconds?: number;
 }
 
 /** Run one scenario through two bots. Never throws: failures are reported in `run.failure`. */
@@ -73,6 +94,7 @@ class Bridge {
   readonly #bots = new Map<BotRole, BotConnection>();
   readonly #rules: StopRules;
   readonly #relay: TurnRelay;
+  readonly #audio: AudioRelay | undefined;
   readonly #sync: ShadowSync;
   readonly #handlers: BotEventHandlers;
   #disconnected: string | undefined;
@@ -96,13 +118,31 @@ class Bridge {
     };
     const bot = (role: BotRole) => this.#bot(role);
     this.#rules = new StopRules(options.maxTurns ?? 30);
-    this.#relay = new TextRelay({
-      bot,
-      disconnected: () => this.#disconnected,
-      exitOf: () => this.#rules.exit,
-      turnQuietMs: options.turnQuietMs ?? 1500,
-      log: (line) => this.#log.push(line),
-    });
+    const log = (line: string) => this.#log.push(line);
+    const disconnected = () => this.#disconnected;
+    const audio = options.audio;
+    this.#audio = audio
+      ? new AudioRelay({
+          clock: audio.clock,
+          bot,
+          disconnected,
+          log,
+          ...(audio.tailMs !== undefined ? { tailMs: audio.tailMs } : {}),
+          ...(audio.responseTimeoutSeconds !== undefined
+            ? { responseTimeoutMs: audio.responseTimeoutSeconds * 1000 }
+            : {}),
+          ...(audio.maxTurnSeconds !== undefined ? { maxTurnMs: audio.maxTurnSeconds * 1000 } : {}),
+        })
+      : undefined;
+    this.#relay =
+      this.#audio ??
+      new TextRelay({
+        bot,
+        disconnected,
+        exitOf: () => this.#rules.exit,
+        turnQuietMs: options.turnQuietMs ?? 1500,
+        log,
+      });
     this.#sync = new ShadowSync(scenario, {
       domain: options.domain,
       dataRoot: options.dataRoot,
@@ -111,9 +151,13 @@ class Bridge {
       bot,
       errors: this.#run.syncErrors,
     });
+    const relayMetrics = this.#relay.handlers.metrics;
     this.#handlers = {
       ...this.#relay.handlers,
-      metrics: (role, event) => addTokenUsage(this.#run.tokenUsage[role], event.tokens),
+      metrics: (role, event) => {
+        addTokenUsage(this.#run.tokenUsage[role], event.tokens);
+        relayMetrics?.(role, event);
+      },
       'action-applied': (role, event) => this.#sync.onAction(role, event.action),
       'text-push': (role, event) => {
         if (role === 'agent') this.#onAgentText(event.text);
@@ -141,12 +185,16 @@ class Bridge {
         kickoff: this.#options.kickoff ?? 'Hello',
         settled: () => this.#sync.settled(),
         disconnected: () => this.#disconnected,
+        ...(this.#audio ? { now: () => (this.#audio as AudioRelay).now() } : {}),
       });
+      await this.#audio?.settle();
+      this.#audio?.dispose();
       await this.#pull();
     } catch (err) {
       this.#fail(err);
     } finally {
       this.#relay.dispose();
+      if (this.#audio) this.#run.audio = this.#audio.record();
       await Promise.allSettled([...this.#bots.values()].map((b) => b.close()));
       this.#run.durationSeconds = (performance.now() - started) / 1000;
     }
@@ -177,6 +225,9 @@ class Bridge {
         requestTimeoutMs: this.#options.requestTimeoutMs ?? 15000,
         log: (line) => this.#log.push(line),
         onEvent: (event) => dispatchBotEvent(this.#handlers, role, event),
+        ...(this.#audio
+          ? { onAudio: (frame) => (this.#audio as AudioRelay).audio(role, frame) }
+          : {}),
         onClose: (code, reason) => {
           this.#disconnected = `${role} bot disconnected (${code} ${reason})`;
           this.#relay.botClosed(role);

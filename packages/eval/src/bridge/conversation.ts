@@ -20,22 +20,29 @@ export interface ConversationOptions {
   settled: () => Promise<void>;
   /** Why the bridge lost a bot, once it has. */
   disconnected: () => string | undefined;
+  /** The conversation's clock, ms (audio mode: audio time). @default performance.now */
+  now?: () => number;
 }
 
 /** Run the conversation; throws when a bot goes away. */
 export async function converse(options: ConversationOptions): Promise<void> {
   const { relay, rules, run } = options;
-  const t0 = performance.now();
+  const now = options.now ?? (() => performance.now());
+  const t0 = now();
   const deadline = t0 + options.durationSeconds * 1000;
   let speaker: BotRole = 'agent';
   let text = options.kickoff;
   const counts: Record<BotRole, number> = { agent: 0, user: 0 };
   let stop: StopReason | undefined;
   while (!stop) {
-    const sentAt = performance.now();
+    const sentAt = now();
     const turn = await relay.exchange(speaker, text, deadline);
     if (turn === 'timeout') {
       stop = '[TIMEOUT]';
+      break;
+    }
+    if (turn.stopReason && !turn.timing) {
+      stop = turn.stopReason;
       break;
     }
     const disconnected = options.disconnected();
@@ -43,19 +50,27 @@ export async function converse(options: ConversationOptions): Promise<void> {
     await options.settled();
     counts[speaker] += 1;
     const record: Turn = {
-      start: (sentAt - t0) / 1000,
-      end: (performance.now() - t0) / 1000,
+      start: turn.timing ? turn.timing.start : (sentAt - t0) / 1000,
+      end: turn.timing ? turn.timing.end : (now() - t0) / 1000,
       role: speaker,
       text: turn.text,
     };
     if (turn.interrupted) record.interrupted = true;
     if (speaker === 'agent') {
-      const latency = (relay.firstOutputAt ?? performance.now()) - sentAt;
-      record.latencyMs = latency;
-      run.latencies.push(latency);
+      const latency = turn.timing
+        ? turn.timing.latencyMs
+        : (relay.firstOutputAt ?? performance.now()) - sentAt;
+      if (latency !== undefined) {
+        record.latencyMs = latency;
+        run.latencies.push(latency);
+      }
     }
     run.turns.push(record);
-    const decision = rules.afterTurn(speaker, turn, counts, deadline);
+    if (turn.stopReason) {
+      stop = turn.stopReason;
+      break;
+    }
+    const decision = rules.afterTurn(speaker, turn, counts, deadline, now());
     if (decision) {
       stop = decision.reason;
       if (decision.token !== undefined) run.stopToken = decision.token;

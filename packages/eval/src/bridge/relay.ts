@@ -3,8 +3,8 @@
  *
  * {@link TurnRelay} is what the loop talks to. {@link TextRelay}, the text mode, relays each
  * turn as `send-text` and assembles the answer from the bot's LLM events (`turn-complete`
- * pushes, or an inferred end). An audio mode fits the same interface: it would relay audio
- * frames between the bots and segment turns from their speaking events.
+ * pushes, or an inferred end). `AudioRelay` (`audio-relay.ts`), the audio mode, relays audio
+ * between the bots and segments turns from their speaking events.
  */
 import type { BotEventHandlers } from './bot-events.js';
 import type { BotConnection } from './bot-connection.js';

@@ -34,13 +34,14 @@ export class StopRules {
 
   /**
    * After `speaker`'s `turn`, with `counts` turns of each side so far and the conversation's
-   * `deadline` (a `performance.now()` time): why to stop, or undefined to go on.
+   * `deadline` (a time of the conversation's clock, `now`): why to stop, or undefined to go on.
    */
   afterTurn(
     speaker: BotRole,
     turn: BotTurn,
     counts: Readonly<Record<BotRole, number>>,
     deadline: number,
+    now: number = performance.now(),
   ): StopDecision | undefined {
     if (speaker === 'agent' && (turn.exit !== undefined || this.#exit !== undefined))
       return { reason: '[EXIT]' };
@@ -50,7 +51,7 @@ export class StopRules {
     }
     if (counts.agent >= this.#maxTurns && counts.user >= this.#maxTurns)
       return { reason: '[MAX_TURNS]' };
-    if (performance.now() >= deadline) return { reason: '[TIMEOUT]' };
+    if (now >= deadline) return { reason: '[TIMEOUT]' };
     return undefined;
   }
 }

@@ -14,6 +14,22 @@ export interface BotTurn {
   exit?: string;
   /** The bot was interrupted (or went away) before finishing. */
   interrupted: boolean;
+  /**
+   * Where the turn lies on the conversation's timeline, when the relay measures it (audio mode:
+   * the turn's audio as relayed).
+   */
+  timing?: TurnTiming;
+  /** The relay ends the conversation with this turn (or, without `timing`, before it). */
+  stopReason?: StopReason;
+}
+
+/** A turn's place on the conversation's timeline. */
+export interface TurnTiming {
+  /** Seconds since the conversation started. */
+  start: number;
+  end: number;
+  /** Agent turns: milliseconds from the end of the user's speech to the agent's first audio. */
+  latencyMs?: number;
 }
 
 /** One finished turn of the conversation, as recorded. */
@@ -39,7 +55,16 @@ export interface SideTokenUsage {
 }
 
 /** Why a conversation stopped. */
-export type StopReason = '[EXIT]' | '[USER_STOP]' | '[MAX_TURNS]' | '[TIMEOUT]' | '[ERROR]';
+export type StopReason =
+  | '[EXIT]'
+  | '[USER_STOP]'
+  | '[MAX_TURNS]'
+  | '[TIMEOUT]'
+  | '[ERROR]'
+  /** Audio mode: the bot whose turn it was did not start speaking in time. */
+  | '[NO_RESPONSE]'
+  /** Audio mode: a bot spoke longer than a turn may last. */
+  | '[TURN_TOO_LONG]';
 
 /** A failure of the scenario's machinery (not of the agent under test). */
 export interface BridgeFailure {
@@ -74,4 +99,35 @@ export interface ScenarioRun {
   /** Frames in both directions, one line each. */
   bridgeLog: string[];
   failure?: BridgeFailure;
+  /** Audio mode: the relayed audio, its segments and the bots' timing metrics. */
+  audio?: AudioRecord;
+}
+
+/** One bot's speech as relayed: a `bot-started-speaking` ... `bot-stopped-speaking` segment. */
+export interface SpeechSegment {
+  role: BotRole;
+  /** Seconds on the conversation's timeline (its audio as relayed). */
+  start: number;
+  end: number;
+  /** What the bot said (its `bot-tts-text`). */
+  said: string;
+  /** What the other bot heard of it (its final `user-transcription`s). */
+  heard: string;
+  /** Agent segments: ms from the end of the user's previous segment (negative: barge-in). */
+  latencyMs?: number;
+  /** Spoken with no text (cut off before a sentence finished). */
+  interrupted?: boolean;
+}
+
+/** What an audio-mode scenario recorded. */
+export interface AudioRecord {
+  clock: 'realtime' | 'fast';
+  /** Sample rate of the relayed streams. */
+  sampleRate: number;
+  /** Mono PCM16 chunks relayed user -> agent and agent -> user, on one timeline (same length). */
+  userToAgent: Uint8Array[];
+  agentToUser: Uint8Array[];
+  segments: SpeechSegment[];
+  /** Times to first byte from the bots' `metrics`, seconds, by side and processor. */
+  ttfb: Record<BotRole, Record<string, number[]>>;
 }

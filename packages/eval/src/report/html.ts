@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { audioOverview } from './audio.js';
 import type { DomainAggregate, RunAggregate } from '../scoring/aggregate.js';
 import type { Rate } from '../scoring/statistics.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
@@ -279,6 +280,7 @@ ${banners.map((b) => `<div class="banner">${esc(b)}</div>`).join('\n')}
 <section><h2>Latency</h2>${latencyChart}</section>
 <section><h2>Turns</h2>${turnChart}</section>
 </div>
+${audioOverview(metrics)}
 <h2>Domains</h2>
 ${domainTable(a.per_domain)}
 ${passK}

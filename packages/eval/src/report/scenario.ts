@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { audioDetails } from './audio.js';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
 import type { ScenarioMetrics } from '../scoring/types.js';
 import { dbDiff } from './db-diff.js';
@@ -182,6 +183,7 @@ export function scenarioRow(m: ScenarioMetrics, index: number): string {
     `<h4>Actions (${m.actions.agent.length} agent, ${m.actions.user.length} user; ${m.reference_action_count} gold)</h4>` +
     actionList(m.actions.agent, 'agent') +
     (m.actions.user.length > 0 ? actionList(m.actions.user, 'user') : '') +
+    audioDetails(m) +
     `<h4>Transcript</h4>${transcript(m)}</div></details>`
   );
 }

@@ -13,7 +13,7 @@ import {
   createScriptedUserModel,
   silentLogger,
 } from '@scenaro/agent';
-import type { ChatModel, ConversationHost, Logger } from '@scenaro/agent';
+import type { ChatModel, ConversationHost, Logger, VoiceOptions } from '@scenaro/agent';
 import { registerEvalDomains } from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
 
@@ -34,6 +34,8 @@ export interface LocalBotsOptions {
   userLlm?: LlmSettings;
   logger?: Logger;
   dbCache?: DbCache;
+  /** Voices of the bots (audio mode); their engines are closed with the bots. */
+  voice?: Record<'agent' | 'user', VoiceOptions>;
 }
 
 /** Two running bots. */
@@ -83,14 +85,21 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
     resumeGraceMs: 0,
   };
   /** A bot with its own registry of the run's domains and the given brain. */
-  const listen = (model: (host: ConversationHost) => ChatModel) =>
+  const listen = (model: (host: ConversationHost) => ChatModel, voice?: VoiceOptions) =>
     new BotServer({
       ...common,
       registry: registerEvalDomains(new DomainRegistry(), domains),
       conversation: createConversationEngine({ model }),
+      ...(voice ? { voice } : {}),
     }).listen();
-  const agent = await listen(modelFactory(options.agentLlm, createReferenceAgentModel));
-  const user = await listen(modelFactory(options.userLlm, createScriptedUserModel));
+  const agent = await listen(
+    modelFactory(options.agentLlm, createReferenceAgentModel),
+    options.voice?.agent,
+  );
+  const user = await listen(
+    modelFactory(options.userLlm, createScriptedUserModel),
+    options.voice?.user,
+  );
   return {
     agentUrl: agent.url,
     userUrl: user.url,
@@ -99,6 +108,11 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
     user,
     async close() {
       await Promise.allSettled([agent.close(), user.close()]);
+      const { voice } = options;
+      if (voice)
+        await Promise.allSettled(
+          [voice.agent, voice.user].flatMap((v) => [v.stt?.close(), v.tts?.close()]),
+        );
     },
   };
 }

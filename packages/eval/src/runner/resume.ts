@@ -27,6 +27,9 @@ export const RUN_DEFINING_OPTIONS = {
   scorer: '--scorer',
   faults: '--faulty-agent',
   minAgentTurns: '--min-agent-turns',
+  mode: '--mode',
+  audioClock: '--audio-clock',
+  speech: '--stt/--tts and the other voice flags',
 } as const satisfies Partial<Record<keyof EvaluationOptions, string>>;
 
 type RunDefiningKey = keyof typeof RUN_DEFINING_OPTIONS;

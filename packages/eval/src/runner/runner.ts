@@ -8,9 +8,15 @@
 import { readFile, readdir, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DbCache } from '@scenaro/agent';
-import type { ScriptedFault } from '@scenaro/agent';
+import type { ScriptedFault, VoiceOptions } from '@scenaro/agent';
 import { builtInDomains } from '@scenaro/domains';
 import { runBridgedScenario } from '../bridge/bridge.js';
+import type { AudioModeOptions } from '../bridge/bridge.js';
+import type { RelayClock } from '../bridge/audio-timeline.js';
+import { localVoices, speechVoices } from './voices.js';
+import type { SpeechSettings, VoiceBuilder } from './voices.js';
+import { conversationWav } from './audio-files.js';
+import { audioMetrics } from '../scoring/audio-metrics.js';
 import type { ScenarioRun } from '../bridge/types.js';
 import { startLocalBots } from './bots.js';
 import type { LlmSettings, LocalBots } from './bots.js';
@@ -72,6 +78,25 @@ export interface EvaluationOptions {
   progressStream?: { write(text: string): unknown; isTTY?: boolean };
   /** The command line, for run_args.json. */
   argv?: string[];
+  /** `text` (default): turns relayed as text; `audio`: the bots' speech relayed between them. */
+  mode?: 'text' | 'audio';
+  /** Audio mode's clock. @default 'realtime' */
+  audioClock?: RelayClock;
+  /** Audio mode: time limits and the fast clock's trailing silence (see `AudioModeOptions`). */
+  audio?: Omit<AudioModeOptions, 'clock'>;
+  /**
+   * Audio mode, local bots: their voices (engines). @default offline engines: PocketSphinx, and
+   * Flite with voice slt for the agent and rms for the user
+   */
+  voice?: Record<'agent' | 'user', VoiceOptions>;
+  /**
+   * Audio mode, local bots: each bot's voice flags as `scenaro serve` takes them (recorded with
+   * the run, so a resumed run keeps them); `buildVoice` makes the engines. Ignored when `voice`
+   * is given.
+   */
+  speech?: SpeechSettings;
+  /** Makes a local bot's voice from its `speech` flags (the CLI gives the serve command's). */
+  buildVoice?: VoiceBuilder;
 }
 
 /** What a run produced. */
@@ -176,12 +201,21 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
     progress.finished(String(metrics['scenario_name']), outcomeOf(metrics), 'resumed');
 
   const dbCache = new DbCache();
+  const audio: AudioModeOptions | undefined =
+    options.mode === 'audio'
+      ? { ...options.audio, clock: options.audioClock ?? 'realtime' }
+      : undefined;
   let bots: LocalBots | undefined;
-  if (!options.agentUrl || !options.userUrl) {
+  const local = !options.agentUrl || !options.userUrl;
+  if (options.speech && !local)
+    throw new Error('speech settings are for the local bots; the bots given have their own voices');
+  if (local) {
+    const voice = audio ? await localBotVoices(audio.clock, options) : undefined;
     bots = await startLocalBots({
       domains: new Set(work.map((w) => w.domain)),
       dataRoot,
       dbCache,
+      ...(voice ? { voice } : {}),
       ...(options.agentLlm ? { agentLlm: options.agentLlm } : {}),
       ...(options.userLlm ? { userLlm: options.userLlm } : {}),
     });
@@ -221,6 +255,7 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
         ...(options.faults ? { faults: options.faults } : {}),
         ...(expectedState.dbHash ? { expectedDbHash: expectedState.dbHash } : {}),
         ...(item.domain.dataRoot ? { extraDataRoots: [item.domain.dataRoot] } : {}),
+        ...(audio ? { audio } : {}),
       });
       if (!run.failure?.infrastructure || attempt === attempts) break;
       progress.note(
@@ -236,8 +271,12 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
       ...(options.judge ? { judge: options.judge } : {}),
     });
     const record = metrics as unknown as Record<string, unknown>;
+    if (finished.audio) record['audio'] = audioMetrics(finished.audio);
     const dbDiff = metrics.db_diff;
-    await writeScenarioFiles(dir, item.scenario, finished, record, dbDiff ? { dbDiff } : {});
+    await writeScenarioFiles(dir, item.scenario, finished, record, {
+      ...(dbDiff ? { dbDiff } : {}),
+      ...(finished.audio ? { wav: conversationWav(finished.audio) } : {}),
+    });
     results.set(item.key, record);
     progress.finished(
       item.key,
@@ -280,6 +319,16 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
   };
 }
 
+/** The local bots' voices: those given, those the speech settings describe, or the offline ones. */
+async function localBotVoices(
+  clock: RelayClock,
+  options: EvaluationOptions,
+): Promise<Record<'agent' | 'user', VoiceOptions>> {
+  if (options.voice || !options.speech) return localVoices(clock, options.voice);
+  if (!options.buildVoice) throw new Error('speech settings need buildVoice to make the engines');
+  return speechVoices(clock, options.speech, options.buildVoice);
+}
+
 function outcomeOf(metrics: Record<string, unknown>): 'passed' | 'failed' | 'not-scored' {
   const ok = metrics['is_successful'];
   if (ok === true) return 'passed';
@@ -302,6 +351,8 @@ async function recordInvocation(
   const parsed: Record<string, unknown> = { ...options };
   delete parsed['progressStream'];
   delete parsed['argv'];
+  delete parsed['voice'];
+  delete parsed['buildVoice'];
   if (options.judge?.apiKey) parsed['judge'] = { ...options.judge, apiKey: '<redacted>' };
   previous.invocations.push({
     started_at: new Date().toISOString(),

@@ -1,10 +1,11 @@
 /**
  * The per-scenario files the reference harness writes (names and formats as it
- * has them), plus our own `db_diff.json`.
+ * has them), plus our own `db_diff.json` and, in audio mode, `conversation_log.wav`.
  */
 import { join } from 'node:path';
 import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun, Turn } from '../bridge/types.js';
+import { CONVERSATION_WAV } from '../scoring/audio-metrics.js';
 import { writeFileAtomic, writeJsonAtomic } from './files.js';
 
 function pad(n: number, width: number, decimals: number): string {
@@ -46,7 +47,7 @@ export async function writeScenarioFiles(
   scenario: Scenario,
   run: ScenarioRun,
   metrics: Record<string, unknown>,
-  extra: { dbDiff?: unknown } = {},
+  extra: { dbDiff?: unknown; wav?: Uint8Array } = {},
 ): Promise<void> {
   const config = join(dir, 'scenario_config');
   await Promise.all([
@@ -86,6 +87,7 @@ export async function writeScenarioFiles(
     ...(extra.dbDiff !== undefined
       ? [writeJsonAtomic(join(dir, 'db_diff.json'), extra.dbDiff)]
       : []),
+    ...(extra.wav ? [writeFileAtomic(join(dir, CONVERSATION_WAV), extra.wav)] : []),
   ]);
   await writeJsonAtomic(join(dir, 'metrics.json'), metrics);
 }

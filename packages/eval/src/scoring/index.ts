@@ -15,3 +15,4 @@ export * from './aggregate.js';
 export * from './summary.js';
 export * from './score.js';
 export * from './run-files.js';
+export * from './audio-metrics.js';

@@ -1,0 +1,156 @@
+// `scenaro eval --mode audio` takes the serve command's voice flags for its local bots, a voice
+// per bot: the flags become the run's speech settings (recorded with it), are refused where they
+// do not apply, and the engines they choose are the ones the local bots speak and hear with.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIAudioTestServer } from '@scenaro/agent/testing';
+import type { OpenAIAudioTestServer } from '@scenaro/agent/testing';
+import { runEvaluation } from '@scenaro/eval';
+import type { EvaluationOptions } from '@scenaro/eval';
+import { evalCommand } from '../src/commands/eval.js';
+import { evaluationOptions } from '../src/eval-flags.js';
+import type { EvalFlags } from '../src/eval-flags.js';
+
+/** The runner options `scenaro eval ARGS` would run with. */
+async function parse(args: string[]): Promise<EvaluationOptions> {
+  let options: EvaluationOptions | undefined;
+  const command = evalCommand()
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: () => {} })
+    .action((flags: EvalFlags, self: typeof command) => {
+      options = evaluationOptions(flags, ['node', 'scenaro'], (flag) => {
+        return self.getOptionValueSource(flag) === 'cli';
+      });
+    });
+  await command.parseAsync(args, { from: 'user' });
+  if (!options) throw new Error('the eval action did not run');
+  return options;
+}
+
+let audio: OpenAIAudioTestServer;
+beforeAll(async () => {
+  audio = await startOpenAIAudioTestServer();
+});
+afterAll(async () => {
+  await audio?.close();
+});
+
+/** Both engines OpenAI-compatible, at the local test server. */
+const openAIArgs = () => [
+  ...['--stt', 'openai', '--stt-base-url', audio.baseURL],
+  ...['--tts', 'openai', '--tts-base-url', audio.baseURL],
+];
+
+describe('scenaro eval voice flags', () => {
+  it('leave the offline engines to the runner when none is given', async () => {
+    const options = await parse(['--mode', 'audio', '--audio-clock', 'fast']);
+    expect(options.speech).toBeUndefined();
+    expect(options.buildVoice).toBeTypeOf('function');
+  });
+
+  it("become speech settings: the engine flags for both bots, each bot's own voice", async () => {
+    const flite = await parse(['--mode', 'audio', '--vad-stop-ms', '600']);
+    expect(flite.speech).toEqual({
+      agent: { vadStopMs: '600', ttsVoice: 'slt' },
+      user: { vadStopMs: '600', ttsVoice: 'rms' },
+    });
+    const openai = await parse([
+      ...['--mode', 'audio', ...openAIArgs(), '--agent-tts-voice', 'nova'],
+      ...['--stt-model', 'test-whisper', '--speech-api-key-env', 'TEST_KEY'],
+    ]);
+    const engines = {
+      stt: 'openai',
+      sttBaseUrl: audio.baseURL,
+      sttModel: 'test-whisper',
+      tts: 'openai',
+      ttsBaseUrl: audio.baseURL,
+      speechApiKeyEnv: 'TEST_KEY',
+    };
+    expect(openai.speech).toEqual({
+      agent: { ...engines, ttsVoice: 'nova' },
+      user: { ...engines, ttsVoice: 'echo' },
+    });
+    // Built with the serve command's code: Flite speaks at the rate the evaluation asks for.
+    const voice = await flite.buildVoice!(
+      { ...flite.speech!.user, stt: 'none' },
+      {
+        side: 'user',
+        pocketsphinx: {},
+        speechSampleRate: 16_000,
+      },
+    );
+    expect(voice.vad).toEqual({ stopMs: 600 });
+    expect(voice.tts?.sampleRate).toBe(16_000);
+    await voice.tts?.close();
+    const silent = await parse(['--mode', 'audio', '--stt', 'none', '--tts', 'none']);
+    expect(silent.speech).toEqual({
+      agent: { stt: 'none', tts: 'none' },
+      user: { stt: 'none', tts: 'none' },
+    });
+  });
+
+  it('refuse to apply where they cannot, naming the flag', async () => {
+    await expect(parse(['--stt', 'none'])).rejects.toThrow('--stt needs --mode audio');
+    await expect(parse(['--user-tts-voice', 'awb'])).rejects.toThrow(
+      '--user-tts-voice needs --mode audio',
+    );
+    await expect(
+      parse([
+        ...['--mode', 'audio', '--tts', 'openai', '--tts-base-url', audio.baseURL],
+        ...['--agent-url', 'ws://127.0.0.1:1', '--user-url', 'ws://127.0.0.1:2'],
+      ]),
+    ).rejects.toThrow(/--tts is for the local bots/);
+    // The serve command's checks, with the eval command's flag names.
+    const flite = await parse(['--mode', 'audio', '--agent-tts-voice', 'alloy']);
+    const pocketsphinx = {};
+    const speechSampleRate = 16_000;
+    await expect(
+      flite.buildVoice!(flite.speech!.agent, { side: 'agent', pocketsphinx, speechSampleRate }),
+    ).rejects.toThrow("--agent-tts-voice: flite has no voice 'alloy'");
+    const none = await parse(['--mode', 'audio', '--tts', 'none', '--user-tts-voice', 'rms']);
+    await expect(
+      none.buildVoice!(none.speech!.user, { side: 'user', pocketsphinx, speechSampleRate }),
+    ).rejects.toThrow('--user-tts-voice is used by --tts flite or --tts openai only');
+    const deaf = await parse(['--mode', 'audio', '--stt', 'pocketsphinx']);
+    await expect(
+      deaf.buildVoice!(deaf.speech!.agent, {
+        side: 'agent',
+        pocketsphinx: { binary: '/nonexistent/pocketsphinx_continuous' },
+        speechSampleRate,
+      }),
+    ).rejects.toThrow(/the agent bot's voice input is off: PocketSphinx is not installed/);
+  });
+
+  it('reach the local bots: each speaks with its own voice and hears through the endpoint', async () => {
+    const output = mkdtempSync(join(tmpdir(), 'scenaro-eval-voice-'));
+    audio.transcribe = () => 'I would like some help with my order.';
+    const options = await parse([
+      ...['--mode', 'audio', '--audio-clock', 'fast', ...openAIArgs()],
+      ...['--agent-tts-voice', 'nova', '--user-tts-voice', 'onyx'],
+      ...['--domain', 'commerce', '--scenarios', 'commerce__browse_air_fryers_only'],
+      ...['--max-turns', '2', '--output-dir', output, '--run-id', 'voices'],
+      ...['--data-root', join(output, 'no-tau2-data')],
+    ]);
+    const result = await runEvaluation({ ...options, progressStream: { write: () => true } });
+    const speech = audio.requests.filter((r) => r.path.endsWith('/audio/speech'));
+    const voiceOf = (text: RegExp) =>
+      new Set(
+        speech.filter((r) => text.test(String(r.fields['input']))).map((r) => r.fields['voice']),
+      );
+    // The scripted agent introduces itself; everything else was the user's.
+    expect(voiceOf(/scripted reference agent/)).toEqual(new Set(['nova']));
+    expect(new Set(speech.map((r) => r.fields['voice']))).toEqual(new Set(['nova', 'onyx']));
+    const transcriptions = audio.requests.filter((r) => r.path.endsWith('/audio/transcriptions'));
+    expect(transcriptions.length).toBeGreaterThanOrEqual(2);
+    const segments = (result.metrics[0]?.['audio'] as { segments: { heard: string }[] }).segments;
+    expect(segments[0]?.heard).toBe('I would like some help with my order.');
+    // The run records the settings, so a resumed run builds the same voices.
+    const runArgs = JSON.parse(readFileSync(join(result.runDir, 'run_args.json'), 'utf8')) as {
+      invocations: { parsed_args: Record<string, unknown> }[];
+    };
+    expect(runArgs.invocations[0]?.parsed_args['speech']).toEqual(options.speech);
+    expect(runArgs.invocations[0]?.parsed_args).not.toHaveProperty('buildVoice');
+  }, 120_000);
+});

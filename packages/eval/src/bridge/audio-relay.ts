@@ -1,0 +1,421 @@
+/**
+ * Audio mode: the bots talk through an {@link AudioTimeline} (each one's speech is the other's
+ * microphone) and turns are segmented from each bot's own speaking events, as NeMo's bridge does:
+ * `bot-started-speaking` opens a segment, `bot-tts-text` pieces are its text, and it ends once
+ * `bot-stopped-speaking` came and all its audio has been relayed. What the other bot heard of a
+ * segment is that bot's final `user-transcription`s until the speaker's next segment.
+ *
+ * The conversation starts as NeMo's does, with `send-text` to the agent with `audio_response`;
+ * both bots hear about two seconds of silence before the first words, on either clock. A bot
+ * whose turn produced no speech at all (a `turn-complete` push with nothing synthesized) ends
+ * its turn with that push's text. A bot that does not start speaking within `responseTimeoutMs`
+ * (wall time: on the fast clock audio time stands still while nobody speaks) ends the
+ * conversation with `[NO_RESPONSE]`; a segment longer than `maxTurnMs` of audio time ends it with
+ * `[TURN_TOO_LONG]`.
+ */
+import type { AudioFrameValue } from '@scenaro/sdk/protocol';
+import type { BotEventHandlers } from './bot-events.js';
+import type { BotConnection } from './bot-connection.js';
+import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
+import type { RelayClock } from './audio-timeline.js';
+import type { TurnRelay } from './relay.js';
+import type { AudioRecord, BotRole, BotTurn, SpeechSegment, StopReason } from './types.js';
+
+export interface AudioRelayOptions {
+  clock: RelayClock;
+  /** The connected bot of a role. */
+  bot: (role: BotRole) => BotConnection;
+  /** Why the bridge lost a bot, once it has. */
+  disconnected: () => string | undefined;
+  /** Fast clock: silence sent after speech (the listener's VAD stop window and final), ms. @default 1600 */
+  tailMs?: number;
+  /**
+   * Wall time a bot may take to start speaking when it is its turn, ms, restarted whenever it
+   * reports hearing something; on the fast clock also the wall time a speaking bot may take to
+   * deliver its next audio. @default 30000 on the real-time clock; on the fast one 120000 (a
+   * recognizer may get a long utterance at once, a synthesizer a long sentence), 30000 once the
+   * bot has the final transcript of everything it heard
+   */
+  responseTimeoutMs?: number;
+  /** Longest segment, audio time, ms. @default 600000 */
+  maxTurnMs?: number;
+  /** Receives bridge-log lines. */
+  log: (line: string) => void;
+}
+
+/** A segment while it is being spoken and relayed. */
+interface OpenSegment {
+  tag: number;
+  role: BotRole;
+  said: string;
+  heard: string[];
+  startSample?: number;
+  endSample?: number;
+  /** Where the timeline was when its first audio reached the relay. */
+  arrivalSample?: number;
+  stopped: boolean;
+  /** Utterances the other bot had heard when the segment began. */
+  earsAtStart: number;
+}
+
+/** What a bot reported hearing: its VAD's utterances and its final transcripts. */
+interface Ears {
+  speaking: boolean;
+  utterances: number;
+  finals: number;
+}
+
+interface Waiter {
+  role: BotRole;
+  deadline: number;
+  /** When (`performance.now()`) the bot must have started speaking. */
+  respondBy: number;
+  timer: ReturnType<typeof setTimeout>;
+  /** Segments before the wait began. */
+  segmentsBefore: number;
+  resolve: (turn: BotTurn | 'timeout') => void;
+}
+
+const other = (role: BotRole): BotRole => (role === 'agent' ? 'user' : 'agent');
+/** Silence both bots hear before the first words, ms (a whole number of grid steps). */
+const LEAD_IN_MS = 3 * GRID_MS;
+/** Wall time a bot has to start speaking, ms (see `responseTimeoutMs`). */
+const RESPONSE_MS = 30_000;
+/** The same on the fast clock while the bot may still be decoding or synthesizing at length. */
+const SLOW_RESPONSE_MS = 120_000;
+/** Fast clock: silence relayed after the last words, ms (the real-time clock goes on anyway). */
+const SETTLE_SILENCE_MS = 4000;
+const seconds = (samples: number) => samples / RELAY_SAMPLE_RATE;
+
+/** Audio relay between two voice bots. */
+export class AudioRelay implements TurnRelay {
+  readonly #options: AudioRelayOptions;
+  readonly #timeline: AudioTimeline;
+  readonly #segments: OpenSegment[] = [];
+  readonly #open: Partial<Record<BotRole, OpenSegment>> = {};
+  readonly #synthesizing: Record<BotRole, boolean> = { agent: false, user: false };
+  readonly #finished: Record<BotRole, BotTurn[]> = { agent: [], user: [] };
+  readonly #ttfb: AudioRecord['ttfb'] = { agent: {}, user: {} };
+  readonly #ears: Record<BotRole, Ears> = {
+    agent: { speaking: false, utterances: 0, finals: 0 },
+    user: { speaking: false, utterances: 0, finals: 0 },
+  };
+  #waiter: Waiter | undefined;
+  #kickedOff = false;
+  readonly handlers: BotEventHandlers;
+
+  constructor(options: AudioRelayOptions) {
+    this.#options = options;
+    this.#timeline = new AudioTimeline({
+      clock: options.clock,
+      tailMs: options.tailMs ?? 1600,
+      stallMs: options.responseTimeoutMs ?? SLOW_RESPONSE_MS,
+      send: (role, pcm) => options.bot(role).sendAudio(pcm, RELAY_SAMPLE_RATE),
+      onError: (err) => this.#logLine('!!', `audio frame not relayed: ${(err as Error).message}`),
+      listener: {
+        arrived: (_role, tag, position) => {
+          const segment = this.#segments[tag];
+          if (segment) segment.arrivalSample ??= position;
+        },
+        sent: (role, tag, position) => this.#sent(role, tag, position),
+        drained: (role, tag) => this.#drained(role, tag),
+        moved: () => this.#checkWaiter(),
+      },
+    });
+    this.handlers = {
+      'started-speaking': (role) => this.#startSegment(role),
+      'stopped-speaking': (role) => this.#stopSegment(role),
+      'tts-started': (role) => (this.#synthesizing[role] = true),
+      'tts-stopped': (role) => (this.#synthesizing[role] = false),
+      'tts-text': (role, event) => {
+        const segment = this.#open[role];
+        if (segment) segment.said += event.text;
+      },
+      heard: (role, event) => {
+        if (event.final) this.#ears[role].finals++;
+        if (event.final && event.text.trim()) this.#heard(role, event.text.trim());
+        this.#hearing(role);
+      },
+      'hearing-started': (role) => {
+        this.#ears[role].speaking = true;
+        this.#ears[role].utterances++;
+        this.#hearing(role);
+      },
+      'hearing-stopped': (role) => {
+        this.#ears[role].speaking = false;
+        this.#hearing(role);
+      },
+      'turn-complete': (role, event) => {
+        // A turn with nothing to say (no speech synthesized or playing) ends here.
+        if (this.#open[role] || this.#synthesizing[role]) return;
+        this.#deliver(role, { ...event.turn, timing: this.#instant() });
+      },
+      metrics: (role, event) => {
+        for (const { processor, value } of event.ttfb) {
+          (this.#ttfb[role][processor] ??= []).push(value);
+        }
+      },
+    };
+  }
+
+  /** The bot's speech, as received. */
+  audio(role: BotRole, frame: AudioFrameValue): void {
+    this.#timeline.audio(role, frame);
+  }
+
+  /** Audio time since the conversation started, ms. */
+  now(): number {
+    return this.#timeline.nowMs();
+  }
+
+  get firstOutputAt(): number | undefined {
+    return undefined;
+  }
+
+  exchange(speaker: BotRole, text: string, deadline: number): Promise<BotTurn | 'timeout'> {
+    if (!this.#kickedOff) {
+      this.#kickedOff = true;
+      this.#timeline.start(LEAD_IN_MS);
+      this.#options.bot(speaker).sendText(text, { run_immediately: true, audio_response: true });
+    }
+    const queued = this.#finished[speaker].shift();
+    if (queued) return Promise.resolve(queued);
+    const disconnected = this.#options.disconnected();
+    if (disconnected) return Promise.reject(new Error(disconnected));
+    const responseMs = this.#responseMs(speaker);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        role: speaker,
+        deadline,
+        respondBy: performance.now() + responseMs,
+        timer: setTimeout(() => this.#checkWaiter(), responseMs + 1),
+        segmentsBefore: this.#segments.length,
+        resolve: (turn) => {
+          clearTimeout(waiter.timer);
+          resolve(turn);
+        },
+      };
+      this.#waiter = waiter;
+      this.#checkWaiter();
+    });
+  }
+
+  /** The time `role` has to start speaking, from now (see `responseTimeoutMs`). */
+  #responseMs(role: BotRole): number {
+    if (this.#options.responseTimeoutMs !== undefined) return this.#options.responseTimeoutMs;
+    if (this.#options.clock === 'realtime') return RESPONSE_MS;
+    const ears = this.#ears[role];
+    const caughtUp = !ears.speaking && ears.finals >= ears.utterances;
+    return caughtUp ? RESPONSE_MS : SLOW_RESPONSE_MS;
+  }
+
+  /** The bot whose turn it is heard something: it is still at work, its time starts again. */
+  #hearing(role: BotRole): void {
+    const waiter = this.#waiter;
+    if (waiter?.role !== role) return;
+    const responseMs = this.#responseMs(role);
+    waiter.respondBy = performance.now() + responseMs;
+    clearTimeout(waiter.timer);
+    waiter.timer = setTimeout(() => this.#checkWaiter(), responseMs + 1);
+  }
+
+  botClosed(role: BotRole): void {
+    const waiter = this.#waiter;
+    if (!waiter) return;
+    this.#waiter = undefined;
+    this.#logLine('!!', `the ${role} bot went away while the ${waiter.role} bot had the turn`);
+    waiter.resolve({ text: '', interrupted: true });
+  }
+
+  /**
+   * The conversation is over: let the other bot hear the last segment out, when it ended (the
+   * listener's VAD has stopped and each utterance it heard since the segment began has its
+   * final transcript), for at most `ms` of wall time.
+   */
+  async settle(ms = 15_000): Promise<void> {
+    const last = this.#segments.at(-1);
+    // A segment cut off by a time limit is not heard out: its speaker may talk on for ever.
+    if (!last || last.startSample === undefined || !last.stopped) return;
+    const ears = this.#ears[other(last.role)];
+    const before = last.earsAtStart;
+    const heardOut = () =>
+      ears.utterances > before && !ears.speaking && ears.finals >= ears.utterances;
+    const until = performance.now() + ms;
+    this.#timeline.addSilence(SETTLE_SILENCE_MS);
+    while (!heardOut() && performance.now() < until && !this.#options.disconnected())
+      await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  dispose(): void {
+    this.#timeline.stop();
+    this.#waiter?.resolve('timeout');
+    this.#waiter = undefined;
+  }
+
+  /** The relayed audio, the segments and the bots' timing metrics. */
+  record(): AudioRecord {
+    return {
+      clock: this.#options.clock,
+      sampleRate: RELAY_SAMPLE_RATE,
+      userToAgent: [...this.#timeline.recording('user')],
+      agentToUser: [...this.#timeline.recording('agent')],
+      segments: this.#segments
+        .filter((s) => s.startSample !== undefined || s.said !== '')
+        .map((s) => this.#segment(s)),
+      ttfb: this.#ttfb,
+    };
+  }
+
+  #segment(s: OpenSegment): SpeechSegment {
+    const start = s.startSample ?? s.endSample ?? this.#timeline.position;
+    const segment: SpeechSegment = {
+      role: s.role,
+      start: seconds(start),
+      end: seconds(s.endSample ?? start),
+      said: s.said,
+      heard: s.heard.join(' '),
+    };
+    const latency = this.#latency(s);
+    if (latency !== undefined) segment.latencyMs = latency;
+    if (s.said.trim() === '') segment.interrupted = true;
+    return segment;
+  }
+
+  /**
+   * Agent segments: from the end of the user's previous speech to the agent's first audio
+   * reaching the relay (the relay's own jitter buffer and grid are not the agent's doing).
+   */
+  #latency(s: OpenSegment): number | undefined {
+    if (s.role !== 'agent' || s.startSample === undefined) return undefined;
+    const before = this.#segments
+      .filter((p) => p.role === 'user' && p.endSample !== undefined)
+      .filter((p) => (p.startSample ?? 0) < (s.startSample ?? 0));
+    const previous = before.at(-1);
+    if (!previous || previous.endSample === undefined) return undefined;
+    // A user segment the agent already answered does not count twice.
+    const answered = this.#segments.some(
+      (p) =>
+        p.role === 'agent' &&
+        p !== s &&
+        p.startSample !== undefined &&
+        p.startSample > (previous.startSample ?? 0) &&
+        p.startSample < (s.startSample ?? 0),
+    );
+    if (answered) return undefined;
+    const first = Math.min(s.arrivalSample ?? s.startSample, s.startSample);
+    return ((first - previous.endSample) * 1000) / RELAY_SAMPLE_RATE;
+  }
+
+  #logLine(direction: string, text: string): void {
+    this.#options.log(`${new Date().toISOString()} | audio | ${direction} | ${text}`);
+  }
+
+  #startSegment(role: BotRole): void {
+    const open = this.#open[role];
+    if (open) this.#stopSegment(role);
+    const segment: OpenSegment = {
+      tag: this.#segments.length,
+      role,
+      said: '',
+      heard: [],
+      stopped: false,
+      earsAtStart: this.#ears[other(role)].utterances,
+    };
+    this.#segments.push(segment);
+    this.#open[role] = segment;
+    this.#timeline.startSegment(role, segment.tag);
+  }
+
+  #stopSegment(role: BotRole): void {
+    const segment = this.#open[role];
+    if (!segment) return;
+    delete this.#open[role];
+    segment.stopped = true;
+    this.#timeline.endSegment(role);
+  }
+
+  #sent(_role: BotRole, tag: number, position: number): void {
+    const segment = this.#segments[tag];
+    if (!segment) return;
+    segment.startSample ??= position;
+    segment.endSample = position + CHUNK_SAMPLES;
+  }
+
+  #drained(role: BotRole, tag: number): void {
+    const segment = this.#segments[tag];
+    if (!segment || !segment.stopped) return;
+    const turn: BotTurn = {
+      text: segment.said.trim(),
+      interrupted: segment.said.trim() === '',
+      timing: this.#timing(segment),
+    };
+    this.#deliver(role, turn);
+  }
+
+  #timing(segment: OpenSegment): NonNullable<BotTurn['timing']> {
+    const s = this.#segment(segment);
+    return {
+      start: s.start,
+      end: s.end,
+      ...(s.latencyMs !== undefined ? { latencyMs: s.latencyMs } : {}),
+    };
+  }
+
+  /** A zero-length timing at the current position. */
+  #instant(): NonNullable<BotTurn['timing']> {
+    const now = seconds(this.#timeline.position);
+    return { start: now, end: now };
+  }
+
+  /** `listener` heard `text`: it belongs to the other bot's latest segment. */
+  #heard(listener: BotRole, text: string): void {
+    const speaker = other(listener);
+    const segment = this.#segments.findLast(
+      (s) => s.role === speaker && s.startSample !== undefined,
+    );
+    if (segment) segment.heard.push(text);
+    else this.#logLine('--', `the ${listener} bot heard "${text}" before the ${speaker} spoke`);
+  }
+
+  #deliver(role: BotRole, turn: BotTurn): void {
+    const waiter = this.#waiter;
+    if (waiter && waiter.role === role) {
+      this.#waiter = undefined;
+      waiter.resolve(turn);
+    } else {
+      this.#finished[role].push(turn);
+    }
+  }
+
+  /** Time limits, on the audio clock. */
+  #checkWaiter(): void {
+    const waiter = this.#waiter;
+    if (!waiter) return;
+    const now = this.now();
+    const open = this.#open[waiter.role];
+    const stop = (reason: StopReason, turn: BotTurn) => {
+      this.#waiter = undefined;
+      this.#logLine('!!', `${reason}: the ${waiter.role} bot's turn`);
+      waiter.resolve({ ...turn, stopReason: reason });
+    };
+    const maxTurnMs = this.#options.maxTurnMs ?? 600_000;
+    if (open?.startSample !== undefined && now - seconds(open.startSample) * 1000 > maxTurnMs) {
+      stop('[TURN_TOO_LONG]', {
+        text: open.said.trim(),
+        interrupted: true,
+        timing: this.#timing(open),
+      });
+      return;
+    }
+    if (now >= waiter.deadline) {
+      this.#waiter = undefined;
+      waiter.resolve('timeout');
+      return;
+    }
+    const started =
+      this.#synthesizing[waiter.role] ||
+      this.#segments.slice(waiter.segmentsBefore).some((s) => s.role === waiter.role);
+    if (!started && performance.now() >= waiter.respondBy)
+      stop('[NO_RESPONSE]', { text: '', interrupted: true });
+  }
+}

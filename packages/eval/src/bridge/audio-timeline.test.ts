@@ -1,0 +1,107 @@
+// The audio timeline on a fake wall clock: where speech lands on the timeline does not depend on
+// how long anything took (a slow synthesizer leaves no gap on the fast clock, a segment's last
+// partial chunk follows its audio on the real-time clock), and bursts start on the grid.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
+import type { RelayClock } from './audio-timeline.js';
+import type { BotRole } from './types.js';
+
+const GRID_CHUNKS = (GRID_MS * RELAY_SAMPLE_RATE) / 1000 / CHUNK_SAMPLES;
+
+/** `ms` of 16 kHz speech (a constant non-zero sample), as a bot's audio frame. */
+function speech(ms: number) {
+  const samples = (ms * RELAY_SAMPLE_RATE) / 1000;
+  const audio = new Uint8Array(samples * 2);
+  for (let i = 0; i < samples; i++) audio[i * 2] = 100;
+  return { audio, sampleRate: RELAY_SAMPLE_RATE, numChannels: 1 };
+}
+
+/** A timeline on `clock` and the chunks of the agent's segments it reported sent. */
+function timeline(clock: RelayClock) {
+  const sent: number[] = [];
+  const drained: number[] = [];
+  const line = new AudioTimeline({
+    clock,
+    tailMs: 1600,
+    send: () => undefined,
+    listener: {
+      arrived: () => undefined,
+      sent: (role: BotRole, _tag, position) => {
+        if (role === 'agent') sent.push(position / CHUNK_SAMPLES);
+      },
+      drained: (_role, tag) => drained.push(tag),
+      moved: () => undefined,
+    },
+  });
+  return { line, sent, drained };
+}
+
+/** Is `positions` a run of consecutive chunk positions? */
+const contiguous = (positions: number[]) =>
+  positions.every((p, i) => i === 0 || p === (positions[i - 1] as number) + 1);
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('AudioTimeline', () => {
+  it('fast: waits for a slow speaker, however long, with no silence in its speech', async () => {
+    const { line, sent, drained } = timeline('fast');
+    line.start(0);
+    line.startSegment('agent', 0);
+    line.audio('agent', speech(1000));
+    await vi.advanceTimersByTimeAsync(5);
+    const before = line.position;
+    expect(sent.length).toBe(62);
+    // The next sentence takes a minute to synthesize: the timeline stands still meanwhile.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(line.position).toBe(before);
+    line.audio('agent', speech(500));
+    line.endSegment('agent');
+    await vi.advanceTimersByTimeAsync(5);
+    expect(drained).toEqual([0]);
+    // 1.5 s of speech: 93 whole chunks and a padded partial one, back to back.
+    expect(sent).toHaveLength(94);
+    expect(contiguous(sent)).toBe(true);
+    // Then the listener's silence, up to the grid.
+    expect(line.position / CHUNK_SAMPLES).toBe(Math.ceil((94 + 100) / GRID_CHUNKS) * GRID_CHUNKS);
+    line.stop();
+  });
+
+  it('fast: a burst starts on the grid, after the other side has had its silence', async () => {
+    const { line, sent } = timeline('fast');
+    line.start(0);
+    line.startSegment('user', 0);
+    line.audio('user', speech(160));
+    line.endSegment('user');
+    await vi.advanceTimersByTimeAsync(5);
+    // The agent answers at once; its speech waits for the user's 1.6 s of silence and the grid.
+    line.startSegment('agent', 1);
+    line.audio('agent', speech(320));
+    line.endSegment('agent');
+    await vi.advanceTimersByTimeAsync(5);
+    expect(sent[0]).toBe(Math.ceil((10 + 100) / GRID_CHUNKS) * GRID_CHUNKS);
+    expect(sent).toHaveLength(20);
+    line.stop();
+  });
+
+  it("real time: a segment's last partial chunk follows its audio, not the end of its speech", async () => {
+    const { line, sent, drained } = timeline('realtime');
+    line.start(0);
+    line.startSegment('agent', 0);
+    // 200 ms of speech (12.5 chunks), all at once; the bot reports the end of its speech later.
+    line.audio('agent', speech(200));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(sent).toHaveLength(13);
+    expect(contiguous(sent)).toBe(true);
+    expect((sent[0] as number) % GRID_CHUNKS).toBe(0);
+    line.endSegment('agent');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(drained).toEqual([0]);
+    expect(sent).toHaveLength(13);
+    line.stop();
+  });
+});

@@ -1,0 +1,392 @@
+/**
+ * The audio between two bots, on one timeline: each bot's speech is converted to 16 kHz mono
+ * PCM16 and sent to the other bot as its microphone, in 16 ms chunks (512 bytes), one chunk per
+ * direction per step, silence whenever a bot is quiet, as NeMo's bridge and a browser send it.
+ * A burst of speech is released once 80 ms of it is buffered (the jitter buffer), on a 640 ms
+ * grid: 10240 samples, a whole number of PocketSphinx's 2048-sample read blocks and 10 ms frames
+ * and of the VAD's 20 ms frames. A recognizer's words depend on where the speech falls in its
+ * blocks and frames, so with every burst on the grid each bot hears every utterance the same way
+ * on both clocks, whatever the silence before it.
+ *
+ * Two clocks drive the steps. `realtime` takes one step per 16 ms of wall time. `fast` takes
+ * steps as soon as there is something to send (speech queued, or the silence a listener needs
+ * after speech: its VAD stop window and its recognizer's final), stops only on the grid, and
+ * waits while a bot that is speaking has not delivered its next audio yet, so audio time is
+ * counted in samples and every bot hears the same speech as in real time, minus the time the
+ * bots spend thinking: an answer starts on the first grid point after that silence. When a
+ * speaking bot delivers nothing for `stallMs` of wall time, the fast clock steps in real time
+ * until it does (a bot stuck mid-speech still runs into the turn's time limit).
+ */
+import { Resampler, downmixPcm16ToMono } from '@scenaro/agent';
+import type { AudioFrameValue } from '@scenaro/sdk/protocol';
+import type { BotRole } from './types.js';
+
+/** The relayed streams' sample rate. */
+export const RELAY_SAMPLE_RATE = 16_000;
+/** Samples per relayed chunk (16 ms). */
+export const CHUNK_SAMPLES = 256;
+const CHUNK_BYTES = CHUNK_SAMPLES * 2;
+const CHUNK_MS = (CHUNK_SAMPLES * 1000) / RELAY_SAMPLE_RATE;
+/** Chunks buffered before a burst goes out (80 ms): the jitter buffer. */
+const BURST_CHUNKS = 5;
+/** The grid bursts start on, in chunks (640 ms, 10240 samples). */
+const GRID_CHUNKS = 40;
+/** The grid in ms. */
+export const GRID_MS = GRID_CHUNKS * CHUNK_MS;
+/** Steps taken at once before yielding, so the bots read their sockets in between. */
+const SLICE = 32;
+/** One chunk of silence (shared: it is never written to). */
+export const SILENCE_CHUNK = new Uint8Array(CHUNK_BYTES);
+
+/** How relayed audio is timed. */
+export type RelayClock = 'realtime' | 'fast';
+
+/** What the timeline reports. */
+export interface TimelineListener {
+  /**
+   * The first audio of segment `tag` of `role` reached the relay with the timeline at `position`
+   * (samples): before the jitter buffer and the grid hold it back.
+   */
+  arrived(role: BotRole, tag: number, position: number): void;
+  /** A chunk of segment `tag` of `role`'s speech went out at `position` (samples). */
+  sent(role: BotRole, tag: number, position: number): void;
+  /** Every chunk of segment `tag` of `role` has gone out. */
+  drained(role: BotRole, tag: number): void;
+  /** The timeline reached `position` samples. */
+  moved(position: number): void;
+}
+
+export interface AudioTimelineOptions {
+  clock: RelayClock;
+  /** Send one chunk of 16 kHz mono PCM16 to `role`'s bot as its microphone. */
+  send(role: BotRole, pcm: Uint8Array): void;
+  listener: TimelineListener;
+  /** Fast clock: the silence sent after a bot's speech, ms. */
+  tailMs: number;
+  /** Fast clock: wall time a speaking bot may deliver nothing before the timeline steps in real time, ms. @default 120000 */
+  stallMs?: number;
+  /** A frame could not be converted. */
+  onError?: (err: unknown) => void;
+}
+
+interface Chunk {
+  pcm: Uint8Array;
+  tag: number | undefined;
+}
+
+/** The speech of one bot on its way to the other bot's microphone. */
+class Stream {
+  readonly chunks: Chunk[] = [];
+  /** What was relayed, one entry per step (silence shared). */
+  readonly recording: Uint8Array[] = [];
+  /** Queued chunks per segment, and the segments that have ended. */
+  readonly pending = new Map<number, number>();
+  readonly ended = new Set<number>();
+  partial = new Uint8Array(0);
+  tag: number | undefined;
+  /** Between the segment's start and its end (after its audio is converted). */
+  speaking = false;
+  /** Frames being converted. */
+  inFlight = 0;
+  /** The last segment whose first audio has arrived. */
+  arrivedTag: number | undefined;
+  bursting = false;
+  underflows = 0;
+  /** Fast clock: chunks of silence still owed after speech. */
+  owed = 0;
+  chain: Promise<void> = Promise.resolve();
+  resampler: { rate: number; resampler: Promise<Resampler> } | undefined;
+
+  constructor(readonly source: BotRole) {}
+
+  get starved(): boolean {
+    return (this.speaking || this.inFlight > 0) && this.chunks.length === 0;
+  }
+
+  append(pcm: Uint8Array): void {
+    let data = pcm;
+    if (this.partial.length > 0) {
+      data = new Uint8Array(this.partial.length + pcm.length);
+      data.set(this.partial);
+      data.set(pcm, this.partial.length);
+    }
+    let offset = 0;
+    for (; offset + CHUNK_BYTES <= data.length; offset += CHUNK_BYTES)
+      this.#queue(data.slice(offset, offset + CHUNK_BYTES));
+    this.partial = data.slice(offset);
+  }
+
+  /** Pad the partial chunk with silence and queue it. */
+  flush(): void {
+    if (this.partial.length === 0) return;
+    const chunk = new Uint8Array(CHUNK_BYTES);
+    chunk.set(this.partial);
+    this.partial = new Uint8Array(0);
+    this.#queue(chunk);
+  }
+
+  #queue(pcm: Uint8Array): void {
+    this.chunks.push({ pcm, tag: this.tag });
+    if (this.tag !== undefined) this.pending.set(this.tag, (this.pending.get(this.tag) ?? 0) + 1);
+  }
+}
+
+/** The two directions of relayed audio and the clock that steps them. */
+export class AudioTimeline {
+  readonly #options: AudioTimelineOptions;
+  readonly #streams: Record<BotRole, Stream> = {
+    agent: new Stream('agent'),
+    user: new Stream('user'),
+  };
+  #position = 0;
+  #started = false;
+  #stopped = false;
+  #startedAt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #scheduled = false;
+  /** No speech goes out before this position (the lead-in). */
+  #holdUntil = 0;
+
+  constructor(options: AudioTimelineOptions) {
+    this.#options = options;
+  }
+
+  /** Samples relayed per direction so far. */
+  get position(): number {
+    return this.#position;
+  }
+
+  /** Audio time, ms. */
+  nowMs(): number {
+    return (this.#position * 1000) / RELAY_SAMPLE_RATE;
+  }
+
+  /** What went out in each direction: chunks keyed by the bot that spoke them. */
+  recording(source: BotRole): readonly Uint8Array[] {
+    return this.#streams[source].recording;
+  }
+
+  /**
+   * Start the streams with `leadInMs` of silence: no speech goes out before, so the first words
+   * fall at the same place on both clocks.
+   */
+  start(leadInMs = 0): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#holdUntil = Math.round((leadInMs * RELAY_SAMPLE_RATE) / 1000);
+    if (this.#options.clock === 'fast') {
+      const chunks = Math.ceil(leadInMs / CHUNK_MS);
+      this.#streams.agent.owed = chunks;
+      this.#streams.user.owed = chunks;
+    }
+    this.#startedAt = performance.now();
+    this.#kick();
+  }
+
+  /** Fast clock: owe every listener `ms` more of silence (the real-time clock sends it anyway). */
+  addSilence(ms: number): void {
+    if (this.#options.clock !== 'fast') return;
+    const chunks = Math.ceil(ms / CHUNK_MS);
+    this.#streams.agent.owed += chunks;
+    this.#streams.user.owed += chunks;
+    this.#kick();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** An audio frame of `source`'s speech. */
+  audio(source: BotRole, frame: AudioFrameValue): void {
+    const stream = this.#streams[source];
+    stream.inFlight++;
+    stream.chain = stream.chain
+      .then(async () => {
+        stream.append(await this.#convert(stream, frame));
+        const tag = stream.tag;
+        if (tag === undefined || tag === stream.arrivedTag) return;
+        stream.arrivedTag = tag;
+        this.#options.listener.arrived(source, tag, this.#position);
+      })
+      .catch((err: unknown) => this.#options.onError?.(err))
+      .finally(() => {
+        stream.inFlight--;
+        this.#kick();
+      });
+  }
+
+  /** `source` started speaking segment `tag`: audio from now on belongs to it. */
+  startSegment(source: BotRole, tag: number): void {
+    const stream = this.#streams[source];
+    stream.speaking = true;
+    stream.chain = stream.chain.then(() => {
+      this.#close(stream);
+      stream.tag = tag;
+      stream.pending.set(tag, stream.pending.get(tag) ?? 0);
+    });
+  }
+
+  /** `source` stopped speaking. */
+  endSegment(source: BotRole): void {
+    const stream = this.#streams[source];
+    stream.chain = stream.chain.then(() => {
+      this.#close(stream);
+      stream.speaking = false;
+      if (this.#options.clock === 'fast') stream.owed = Math.ceil(this.#options.tailMs / CHUNK_MS);
+      this.#kick();
+    });
+  }
+
+  /** End the current segment of `stream`: its partial chunk goes out padded. */
+  #close(stream: Stream): void {
+    stream.flush();
+    const tag = stream.tag;
+    if (tag === undefined) return;
+    stream.tag = undefined;
+    stream.ended.add(tag);
+    if ((stream.pending.get(tag) ?? 0) === 0) this.#drained(stream, tag);
+  }
+
+  #drained(stream: Stream, tag: number): void {
+    stream.pending.delete(tag);
+    stream.ended.delete(tag);
+    this.#options.listener.drained(stream.source, tag);
+  }
+
+  async #convert(stream: Stream, frame: AudioFrameValue): Promise<Uint8Array> {
+    let pcm = frame.audio;
+    if (pcm.length % 2 === 1) pcm = pcm.subarray(0, pcm.length - 1);
+    if (frame.numChannels > 1) pcm = downmixPcm16ToMono(pcm, frame.numChannels);
+    if (frame.sampleRate === RELAY_SAMPLE_RATE) return pcm;
+    if (stream.resampler?.rate !== frame.sampleRate) {
+      stream.resampler = {
+        rate: frame.sampleRate,
+        resampler: Resampler.create({ inputRate: frame.sampleRate, outputRate: RELAY_SAMPLE_RATE }),
+      };
+    }
+    return (await stream.resampler.resampler).processPcm16(pcm);
+  }
+
+  #kick(): void {
+    if (!this.#started || this.#stopped) return;
+    if (this.#options.clock === 'realtime') {
+      if (!this.#timer) this.#realtimeStep();
+      return;
+    }
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#fastSteps();
+    });
+  }
+
+  /** Real time: every step that is due, then sleep until the next one. */
+  #realtimeStep(): void {
+    this.#timer = undefined;
+    if (this.#stopped) return;
+    const due = Math.floor((performance.now() - this.#startedAt) / CHUNK_MS) + 1;
+    for (let n = 0; n < SLICE && this.#position / CHUNK_SAMPLES < due; n++) this.#step();
+    const next = this.#startedAt + (this.#position / CHUNK_SAMPLES) * CHUNK_MS;
+    this.#timer = setTimeout(() => this.#realtimeStep(), Math.max(1, next - performance.now()));
+  }
+
+  /** Fast: step while there is something to send and no speaking bot is behind. */
+  #fastSteps(): void {
+    if (this.#stopped) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    let n = 0;
+    while (n < SLICE && this.#canStepFast()) {
+      this.#step();
+      n++;
+    }
+    if (n === SLICE) this.#kick();
+    else if (this.#streams.agent.starved || this.#streams.user.starved)
+      this.#armStall(this.#options.stallMs ?? 120_000);
+  }
+
+  /** Fast clock stalled: step in real time until there is something to send again. */
+  #armStall(ms: number): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#stopped) return;
+      const { agent, user } = this.#streams;
+      if (this.#canStepFast() || !(agent.starved || user.starved)) {
+        this.#fastSteps();
+        return;
+      }
+      this.#step();
+      this.#armStall(CHUNK_MS);
+    }, ms);
+  }
+
+  #canStepFast(): boolean {
+    const { agent, user } = this.#streams;
+    if (agent.starved || user.starved) return false;
+    if (agent.chunks.length > 0 || user.chunks.length > 0 || agent.owed > 0 || user.owed > 0)
+      return true;
+    // Nothing to send: stop on the grid, where the next burst will start.
+    return !this.#onGrid(this.#position);
+  }
+
+  #onGrid(position: number): boolean {
+    return (position / CHUNK_SAMPLES) % GRID_CHUNKS === 0;
+  }
+
+  /** One 16 ms step: a chunk to each bot, speech or silence. */
+  #step(): void {
+    const position = this.#position;
+    for (const stream of [this.#streams.user, this.#streams.agent]) {
+      const chunk = this.#release(stream, position);
+      const listener: BotRole = stream.source === 'agent' ? 'user' : 'agent';
+      stream.recording.push(chunk?.pcm ?? SILENCE_CHUNK);
+      try {
+        this.#options.send(listener, chunk?.pcm ?? SILENCE_CHUNK);
+      } catch {
+        // the bot went away: the bridge hears of it from the connection
+      }
+      if (!chunk) {
+        if (stream.owed > 0) stream.owed--;
+        continue;
+      }
+      if (chunk.tag === undefined) continue;
+      this.#options.listener.sent(stream.source, chunk.tag, position);
+      const left = (stream.pending.get(chunk.tag) ?? 1) - 1;
+      stream.pending.set(chunk.tag, left);
+      if (left === 0 && stream.ended.has(chunk.tag)) this.#drained(stream, chunk.tag);
+    }
+    this.#position += CHUNK_SAMPLES;
+    this.#options.listener.moved(this.#position);
+  }
+
+  /** The chunk `stream` sends at `position`, or undefined for silence (the jitter buffer). */
+  #release(stream: Stream, position: number): Chunk | undefined {
+    if (position < this.#holdUntil) return undefined;
+    if (!stream.bursting) {
+      const fast = this.#options.clock === 'fast';
+      const buffered =
+        stream.chunks.length >= BURST_CHUNKS ||
+        (stream.chunks.length > 0 && !stream.speaking && stream.inFlight === 0) ||
+        (fast && stream.chunks.length > 0);
+      // Fast clock: an answer starts once the other side's speech has had its silence.
+      const waiting = fast && this.#streams[stream.source === 'agent' ? 'user' : 'agent'].owed > 0;
+      if (!buffered || waiting || !this.#onGrid(position)) return undefined;
+      stream.bursting = true;
+      stream.underflows = 0;
+    }
+    // Run dry with nothing on its way: the partial chunk goes out now, padded, rather than when
+    // the bot reports the end of its speech (on the real-time clock, a while after its audio).
+    if (stream.chunks.length === 0 && stream.inFlight === 0) stream.flush();
+    const chunk = stream.chunks.shift();
+    if (chunk) {
+      stream.underflows = 0;
+      return chunk;
+    }
+    if (!stream.speaking && stream.inFlight === 0) stream.bursting = false;
+    else if (++stream.underflows > BURST_CHUNKS) stream.bursting = false;
+    return undefined;
+  }
+}
