@@ -2,6 +2,7 @@
 // how long anything took (a slow synthesizer leaves no gap on the fast clock, a segment's last
 // partial chunk follows its audio on the real-time clock), and bursts start on the grid.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
 import type { RelayClock } from './audio-timeline.js';
 import type { BotRole } from './types.js';
@@ -9,11 +10,18 @@ import type { BotRole } from './types.js';
 const GRID_CHUNKS = (GRID_MS * RELAY_SAMPLE_RATE) / 1000 / CHUNK_SAMPLES;
 
 /** `ms` of 16 kHz speech (a constant non-zero sample), as a bot's audio frame. */
-function speech(ms: number) {
+function speech(ms: number): AudioFrameValue {
   const samples = (ms * RELAY_SAMPLE_RATE) / 1000;
   const audio = new Uint8Array(samples * 2);
   for (let i = 0; i < samples; i++) audio[i * 2] = 100;
-  return { audio, sampleRate: RELAY_SAMPLE_RATE, numChannels: 1 };
+  return {
+    kind: 'audio',
+    id: 1n,
+    name: 'OutputAudioRawFrame',
+    audio,
+    sampleRate: RELAY_SAMPLE_RATE,
+    numChannels: 1,
+  };
 }
 
 /** A timeline on `clock` and the chunks of the agent's segments it reported sent. */
