@@ -32,9 +32,10 @@ export interface AudioRelayOptions {
   /**
    * Wall time a bot may take to start speaking when it is its turn, ms, restarted whenever it
    * reports hearing something; on the fast clock also the wall time a speaking bot may take to
-   * deliver its next audio. @default 30000 on the real-time clock; on the fast one 120000 (a
-   * recognizer may get a long utterance at once, a synthesizer a long sentence), 30000 once the
-   * bot has the final transcript of everything it heard
+   * deliver its next audio. @default 30000 on the real-time clock; on the fast one 120000 or the
+   * length of the other bot's last speech if longer (a recognizer may get a long utterance at
+   * once, a synthesizer a long sentence), 30000 once the bot has the final transcript of
+   * everything it heard
    */
   responseTimeoutMs?: number;
   /** Longest segment, audio time, ms. @default 600000 */
@@ -205,8 +206,14 @@ export class AudioRelay implements TurnRelay {
     if (this.#options.responseTimeoutMs !== undefined) return this.#options.responseTimeoutMs;
     if (this.#options.clock === 'realtime') return RESPONSE_MS;
     const ears = this.#ears[role];
-    const caughtUp = !ears.speaking && ears.finals >= ears.utterances;
-    return caughtUp ? RESPONSE_MS : SLOW_RESPONSE_MS;
+    if (!ears.speaking && ears.finals >= ears.utterances) return RESPONSE_MS;
+    // Still decoding what it heard: at least as long as that took to say.
+    const heard = this.#segments.findLast((s) => s.role === other(role));
+    const said =
+      heard?.startSample === undefined || heard.endSample === undefined
+        ? 0
+        : ((heard.endSample - heard.startSample) * 1000) / RELAY_SAMPLE_RATE;
+    return Math.max(SLOW_RESPONSE_MS, said);
   }
 
   /** The bot whose turn it is heard something: it is still at work, its time starts again. */

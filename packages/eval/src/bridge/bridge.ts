@@ -69,8 +69,8 @@ export interface AudioModeOptions {
   tailMs?: number;
   /**
    * Wall time a bot may take to start speaking when it is its turn, s, restarted whenever it
-   * reports hearing something. @default 30; on the fast clock 120 until the bot has the final
-   * transcript of everything it heard
+   * reports hearing something. @default 30; on the fast clock 120 (or as long as the other bot's
+   * last speech lasted) until the bot has the final transcript of everything it heard
    */
   responseTimeoutSeconds?: number;
   /** Longest turn, audio time, s. @default 600 */
