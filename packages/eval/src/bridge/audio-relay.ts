@@ -206,9 +206,10 @@ export class AudioRelay implements TurnRelay {
     if (this.#options.responseTimeoutMs !== undefined) return this.#options.responseTimeoutMs;
     if (this.#options.clock === 'realtime') return RESPONSE_MS;
     const ears = this.#ears[role];
-    if (!ears.speaking && ears.finals >= ears.utterances) return RESPONSE_MS;
-    // Still decoding what it heard: at least as long as that took to say.
     const heard = this.#segments.findLast((s) => s.role === other(role));
+    const heardOut = !heard || ears.utterances > heard.earsAtStart;
+    if (heardOut && !ears.speaking && ears.finals >= ears.utterances) return RESPONSE_MS;
+    // Still decoding what it heard: at least as long as that took to say.
     const said =
       heard?.startSample === undefined || heard.endSample === undefined
         ? 0
