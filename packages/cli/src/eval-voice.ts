@@ -21,6 +21,7 @@ const ENGINE_FLAGS = [
   'tts',
   'sttBaseUrl',
   'sttModel',
+  'pocketsphinxArgs',
   'ttsBaseUrl',
   'ttsModel',
   'speechApiKeyEnv',

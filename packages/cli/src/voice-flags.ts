@@ -28,6 +28,8 @@ export interface VoiceFlags {
   tts?: TtsEngineName;
   sttBaseUrl?: string;
   sttModel?: string;
+  /** PocketSphinx options as on its command line, e.g. `-ds 2 -fwdflat no`. */
+  pocketsphinxArgs?: string;
   ttsBaseUrl?: string;
   ttsModel?: string;
   ttsVoice?: string;
@@ -69,6 +71,11 @@ export function addVoiceOptions(command: Command, scope: VoiceFlagScope = 'bot')
     )
     .option('--stt-base-url <url>', 'OpenAI-compatible endpoint for --stt openai (required by it)')
     .option('--stt-model <name>', `model for --stt openai (default ${DEFAULT_STT_MODEL})`)
+    .option(
+      '--pocketsphinx-args <options>',
+      'options for PocketSphinx as on its command line, replacing the defaults of the same ' +
+        'name, e.g. "-ds 2 -fwdflat no" (faster, fewer words right: see BENCHMARKS.md)',
+    )
     .option('--tts-base-url <url>', 'OpenAI-compatible endpoint for --tts openai (required by it)')
     .option('--tts-model <name>', `model for --tts openai (default ${DEFAULT_TTS_MODEL})`);
   if (bot) command.option('--tts-voice <name>', `voice: ${VOICE_NAMES}`);

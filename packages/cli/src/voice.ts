@@ -11,6 +11,7 @@ import {
   createPocketsphinxSpeechToText,
   DEFAULT_VAD_STOP_MS,
   FLITE_VOICES,
+  parsePocketsphinxArgs,
   SpeechEngineUnavailableError,
 } from '@scenaro/agent';
 import type {
@@ -69,6 +70,12 @@ function refuseUnused(flags: VoiceFlags, voiceFlag: string): void {
   const unused: [string | undefined, string, boolean, string][] = [
     [flags.sttBaseUrl, '--stt-base-url', flags.stt !== 'openai', '--stt openai'],
     [flags.sttModel, '--stt-model', flags.stt !== 'openai', '--stt openai'],
+    [
+      flags.pocketsphinxArgs,
+      '--pocketsphinx-args',
+      flags.stt !== undefined && flags.stt !== 'pocketsphinx',
+      '--stt pocketsphinx',
+    ],
     [flags.ttsBaseUrl, '--tts-base-url', flags.tts !== 'openai', '--tts openai'],
     [flags.ttsModel, '--tts-model', flags.tts !== 'openai', '--tts openai'],
     [flags.ttsVoice, voiceFlag, flags.tts === 'none', '--tts flite or --tts openai'],
@@ -118,7 +125,16 @@ function speechToText(
     const stt = createOpenAISpeechToText(endpoint);
     return { stt, label: `openai(${endpoint.model} at ${endpoint.baseURL})` };
   }
-  return { stt: createPocketsphinxSpeechToText(settings.pocketsphinx), label: 'pocketsphinx' };
+  if (flags.pocketsphinxArgs === undefined)
+    return { stt: createPocketsphinxSpeechToText(settings.pocketsphinx), label: 'pocketsphinx' };
+  let extraArgs: string[];
+  try {
+    extraArgs = parsePocketsphinxArgs(flags.pocketsphinxArgs);
+  } catch (error) {
+    throw new Error(`--pocketsphinx-args: ${(error as Error).message}`);
+  }
+  const stt = createPocketsphinxSpeechToText({ ...settings.pocketsphinx, extraArgs });
+  return { stt, label: `pocketsphinx(${extraArgs.join(' ')})` };
 }
 
 /** The engine `--tts` chose (undefined for none) and how the summary names it. */
@@ -161,7 +177,10 @@ export async function buildVoiceOptions(
   try {
     await stt.stt?.check();
   } catch (error) {
-    if (!(error instanceof SpeechEngineUnavailableError)) throw error;
+    if (!(error instanceof SpeechEngineUnavailableError)) {
+      if (flags.pocketsphinxArgs === undefined) throw error;
+      throw new Error(`--pocketsphinx-args: ${(error as Error).message}`, { cause: error });
+    }
     warnings.push(`voice input is off: ${error.message}`);
     sttLabel += '(not installed)';
   }

@@ -84,6 +84,11 @@ describe('scenaro eval voice flags', () => {
     expect(voice.vad).toEqual({ stopMs: 600 });
     expect(voice.tts?.sampleRate).toBe(16_000);
     await voice.tts?.close();
+    const faster = await parse(['--mode', 'audio', '--pocketsphinx-args', '-ds 2 -fwdflat no']);
+    expect(faster.speech).toEqual({
+      agent: { pocketsphinxArgs: '-ds 2 -fwdflat no', ttsVoice: 'slt' },
+      user: { pocketsphinxArgs: '-ds 2 -fwdflat no', ttsVoice: 'rms' },
+    });
     const silent = await parse(['--mode', 'audio', '--stt', 'none', '--tts', 'none']);
     expect(silent.speech).toEqual({
       agent: { stt: 'none', tts: 'none' },

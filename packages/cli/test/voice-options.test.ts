@@ -1,6 +1,14 @@
 // `scenaro serve` voice flags as the bot server's VoiceOptions: parsing, defaults, validation
 // errors that name the flag, the engines built from them, and their closing with the server.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -22,6 +30,13 @@ function parse(args: string[]): VoiceFlags {
   command.parse(args, { from: 'user' });
   return command.opts<VoiceFlags>();
 }
+
+/** The Debian PocketSphinx, which checks its options itself (CI installs it). */
+const realPocketsphinx = existsSync('/usr/bin/pocketsphinx_continuous');
+if (!realPocketsphinx)
+  console.warn('voice-options: no /usr/bin/pocketsphinx_continuous, skipping its option check');
+const readLines = (file: string): string[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 
 let tmp: string;
 /** A PocketSphinx install `check()` accepts: an executable and the model files. */
@@ -217,6 +232,72 @@ describe('scenaro serve voice flags', () => {
       );
     }
   });
+
+  it('pass --pocketsphinx-args to every recognizer, over the defaults of the same name', async () => {
+    // A recognizer that records its command line and reads its input to the end.
+    const log = join(tmp, 'pocketsphinx-args.log');
+    const binary = join(tmp, 'recording_pocketsphinx');
+    writeFileSync(binary, `#!/bin/sh\necho "$*" >> '${log}'\nexec cat > /dev/null\n`);
+    chmodSync(binary, 0o755);
+    const setup = await buildVoiceOptions(
+      parse(['--pocketsphinx-args', ' -ds 2  -fwdflat no -maxwpf 5 ']),
+      { pocketsphinx: { ...installed, binary, poolSize: 0 } },
+    );
+    expect(setup.warnings).toEqual([]);
+    expect(setup.summary).toMatch(/^voice: stt=pocketsphinx\(-ds 2 -fwdflat no -maxwpf 5\) /);
+    const session = await setup.voice.stt!.openSession();
+    await expect.poll(() => readLines(log).length, { timeout: 10_000 }).toBe(2);
+    await session.close();
+    await setup.voice.stt!.close();
+    await setup.voice.tts?.close();
+    const [checked, started] = readLines(log);
+    // The options are checked once, on no input, then every recognizer runs with them.
+    expect(checked).toContain('-infile /dev/null');
+    expect(started).toContain('-infile /dev/stdin');
+    for (const line of [checked!, started!]) {
+      expect(line).toMatch(/-vad_threshold 3\.0 -maxhmmpf 5000 -ds 2 -fwdflat no -maxwpf 5$/);
+      expect(line).not.toContain('-maxwpf 10');
+    }
+  });
+
+  it('refuses --pocketsphinx-args it cannot pass, naming the flag and the option', async () => {
+    const cases: [string, string][] = [
+      ['-ds', '--pocketsphinx-args: PocketSphinx options: -ds has no value'],
+      ['ds 2', "expected an option name such as -ds, got 'ds'"],
+      ['-ds 2 -fwdflat', '-fwdflat has no value'],
+      ['-lm my.lm', '-lm is set by the recognizer itself'],
+      ['-infile x.wav', '-infile is set by the recognizer itself'],
+    ];
+    for (const [args, message] of cases) {
+      await expect(
+        buildVoiceOptions(parse(['--pocketsphinx-args', args]), { pocketsphinx: installed }),
+      ).rejects.toThrow(message);
+    }
+    await expect(
+      buildVoiceOptions(parse(['--stt', 'none', '--pocketsphinx-args', '-ds 2']), {
+        pocketsphinx: installed,
+      }),
+    ).rejects.toThrow('--pocketsphinx-args is used by --stt pocketsphinx only');
+  });
+
+  it.skipIf(!realPocketsphinx)(
+    'refuses an option or value the installed PocketSphinx does not take, before serving',
+    async () => {
+      const cases: [string, RegExp][] = [
+        ['-bogus 1', /^--pocketsphinx-args: PocketSphinx refused .*Unknown argument name '-bogus'/],
+        ['-ds two', /^--pocketsphinx-args: PocketSphinx refused .*Bad argument value for -ds: two/],
+      ];
+      for (const [args, message] of cases) {
+        await expect(buildVoiceOptions(parse(['--pocketsphinx-args', args]))).rejects.toThrow(
+          message,
+        );
+      }
+      const setup = await buildVoiceOptions(parse(['--pocketsphinx-args', '-ds 2 -fwdflat no']));
+      expect(setup.warnings).toEqual([]);
+      await setup.voice.stt?.close();
+      await setup.voice.tts?.close();
+    },
+  );
 
   it('lists in serve --help every flite voice and the default stop window', () => {
     const help = serveCommand().helpInformation().replace(/\s+/g, ' ');

@@ -16,6 +16,7 @@
  * it prints nothing and uses no CPU (the caller's VAD heard speech the
  * recognizer did not, or the stream stopped right after the speech).
  */
+import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { SpeechEngineError, SpeechEngineUnavailableError } from './engine-errors.js';
@@ -98,6 +99,34 @@ export const DEFAULT_POCKETSPHINX_ARGS: readonly string[] = [
   '5000',
 ];
 
+/** Options the adapter sets itself (its input, models and output): `extraArgs` may not name them. */
+const RESERVED_POCKETSPHINX_ARGS: ReadonlySet<string> = new Set([
+  '-infile', '-inmic', '-adcdev', '-samprate', '-time', '-logfn', '-argfile',
+  '-hmm', '-lm', '-dict', '-dither', '-seed',
+]); // prettier-ignore
+
+/**
+ * PocketSphinx options written as on its command line (`"-ds 2 -fwdflat no"`), as
+ * {@link PocketsphinxOptions.extraArgs}: `-name value` pairs. Throws, naming the problem, on a
+ * name without a value, a value without a name, or an option the adapter sets itself (its input,
+ * models and output; the models have options of their own). Whether PocketSphinx knows the names
+ * and takes the values is checked by the recognizer's `check()`.
+ */
+export function parsePocketsphinxArgs(text: string): string[] {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  for (let i = 0; i < words.length; i += 2) {
+    const name = words[i]!;
+    if (!/^-[a-z][a-z0-9_]*$/.test(name))
+      throw new Error(`PocketSphinx options: expected an option name such as -ds, got '${name}'`);
+    if (RESERVED_POCKETSPHINX_ARGS.has(name))
+      throw new Error(`PocketSphinx options: ${name} is set by the recognizer itself`);
+    const value = words[i + 1];
+    if (value === undefined || /^-[a-z]/.test(value))
+      throw new Error(`PocketSphinx options: ${name} has no value`);
+  }
+  return words;
+}
+
 /** `defaults` with the options of `extra` (`-name value` pairs) replacing those of the same name. */
 export function mergeRecognizerArgs(
   defaults: readonly string[],
@@ -147,7 +176,38 @@ async function checkInstalled(options: ResolvedOptions): Promise<string> {
       );
     }
   }
+  if (options.extraArgs.length > 0) await checkArgs(binary, options);
   return binary;
+}
+
+/**
+ * Have PocketSphinx parse the recognizer's options (it stops at once on an unknown name or a bad
+ * value, before loading its models), so a bad option is an error when the engine is checked, not
+ * a recognizer that dies with every session.
+ */
+async function checkArgs(binary: string, options: ResolvedOptions): Promise<void> {
+  const args = recognizerArgs(options).map((arg) => (arg === '/dev/stdin' ? '/dev/null' : arg));
+  const errors = await new Promise<string[]>((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', () =>
+      resolve(
+        stderr
+          .split('\n')
+          .filter((line) => line.startsWith('ERROR: "cmd_ln.c"'))
+          .map((line) => line.replace(/^ERROR: "cmd_ln\.c", line \d+: /, '')),
+      ),
+    );
+  });
+  if (errors.length > 0)
+    throw new Error(
+      `PocketSphinx refused its options (${options.extraArgs.join(' ')}): ${errors.join('; ')}`,
+    );
 }
 
 interface PendingFinal {
