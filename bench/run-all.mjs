@@ -20,6 +20,12 @@ const BENCHES = [
   { name: 'replay', file: 'replay.bench.mjs', timeoutS: 320 },
   { name: 'eval-throughput', file: 'eval-throughput.bench.mjs', timeoutS: 950 },
   { name: 'eval-audio', file: 'eval-audio.bench.mjs', timeoutS: 2500 },
+  {
+    name: 'eval-audio-clocks',
+    file: 'eval-audio-clocks.bench.mjs',
+    args: ['--undithered'],
+    timeoutS: 1500,
+  },
   { name: 'fuzz-soak', file: 'fuzz-soak.bench.mjs', timeoutS: 320 },
   { name: 'cli-startup', file: 'cli-startup.bench.mjs', timeoutS: 240 },
   { name: 'voice', file: 'voice.bench.mjs', timeoutS: 540 },

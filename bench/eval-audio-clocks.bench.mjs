@@ -1,0 +1,167 @@
+// Benchmark: audio mode's two clocks on the same tau2_airline scenarios (scripted policies,
+// PocketSphinx and Flite): outcome, turns, turn segmentation and heard text on `realtime`
+// against `fast`, scenario by scenario, with the wall time of each clock. `--undithered` runs
+// PocketSphinx without dither (through a wrapper that passes `-dither no`): its words then depend
+// on the utterance alone, not on how much silence (the bots' thinking time on the real-time
+// clock) came before it.
+//
+//   npm run build && node bench/eval-audio-clocks.bench.mjs [--undithered] [--scenarios N] [concurrency]
+//
+// Runs `runEvaluation` from packages/eval/dist (its own local bots) into a temporary folder; the
+// real-time run takes as long as its conversations (about 2.5 min per scenario, run at the given
+// concurrency, default 5). Loopback only.
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  emitMeasured,
+  evalDataRoot,
+  positiveInt,
+  printTable,
+  skipWithoutEvalData,
+  watchdog,
+} from './lib/common.mjs';
+
+skipWithoutEvalData('eval-audio-clocks bench');
+const args = process.argv.slice(2);
+const undithered = args.includes('--undithered');
+const at = args.indexOf('--scenarios');
+const count = at >= 0 ? positiveInt(args[at + 1]) : 5;
+const level = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--scenarios');
+const concurrency = positiveInt(level, count);
+watchdog('eval-audio-clocks bench', 3000);
+
+const { DEFAULT_LOCAL_VOICES, LOCAL_SPEECH_SAMPLE_RATE, localVoices, pocketsphinxOptions } =
+  await import('@scenaro/eval');
+const { runEvaluation } = await import('@scenaro/eval');
+const { createFliteTextToSpeech, createPocketsphinxSpeechToText } = await import('@scenaro/agent');
+
+const DOMAIN = 'tau2_airline';
+const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
+const output = mkdtempSync(path.join(os.tmpdir(), 'scenaro-bench-eval-clocks-'));
+
+/** `pocketsphinx_continuous` with `-dither no` in place of the value it is given. */
+function unditheredBinary() {
+  const file = path.join(output, 'pocketsphinx_continuous');
+  writeFileSync(
+    file,
+    '#!/usr/bin/env bash\n' +
+      'args=("$@")\n' +
+      'for i in "${!args[@]}"; do [[ ${args[$i]} == -dither ]] && args[$((i + 1))]=no; done\n' +
+      'exec pocketsphinx_continuous "${args[@]}"\n',
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** The runner's local voices on `clock`, with the undithered recognizer when asked. */
+function voices(clock) {
+  if (!undithered) return undefined;
+  const binary = unditheredBinary();
+  const side = (bot) => ({
+    stt: createPocketsphinxSpeechToText({ ...pocketsphinxOptions(clock), binary }),
+    tts: createFliteTextToSpeech({
+      voice: DEFAULT_LOCAL_VOICES.flite[bot],
+      sampleRate: LOCAL_SPEECH_SAMPLE_RATE,
+    }),
+  });
+  return localVoices(clock, { agent: side('agent'), user: side('user') });
+}
+
+async function run(clock) {
+  const given = voices(clock);
+  const start = performance.now();
+  const result = await runEvaluation({
+    domains: [DOMAIN],
+    scenarios,
+    dataRoot: evalDataRoot,
+    outputDir: output,
+    runId: clock,
+    concurrency,
+    mode: 'audio',
+    audioClock: clock,
+    ...(given ? { voice: given } : {}),
+    progressStream: { write: () => true },
+  });
+  const seconds = (performance.now() - start) / 1000;
+  console.error(`  ${clock}: ${result.metrics.length} scenarios in ${seconds.toFixed(0)} s`);
+  return { seconds, byName: new Map(result.metrics.map((m) => [m.scenario_name, m])) };
+}
+
+const load0 = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
+let fast;
+let realtime;
+try {
+  fast = await run('fast');
+  realtime = await run('realtime');
+} finally {
+  rmSync(output, { recursive: true, force: true });
+}
+
+const turns = (m) => m.turns?.map((t) => `${t.role}: ${t.text}`) ?? [];
+const segments = (m) => m.audio?.segments ?? [];
+const rows = scenarios.map((name) => {
+  const f = fast.byName.get(name);
+  const r = realtime.byName.get(name);
+  const fs = segments(f);
+  const rs = segments(r);
+  const differing = fs
+    .map((s, i) =>
+      rs[i]?.heard === s.heard ? undefined : { i, fast: s.heard, realtime: rs[i]?.heard },
+    )
+    .filter(Boolean);
+  const lengths = (list) => list.map((s) => Math.round((s.end - s.start) * 1000)).join(',');
+  return {
+    scenario: name,
+    outcome: `${f.is_successful} / ${r.is_successful}`,
+    stop: `${f.stop_reason} / ${r.stop_reason}`,
+    same_turns: JSON.stringify(turns(f)) === JSON.stringify(turns(r)),
+    same_segmentation: lengths(fs) === lengths(rs) && fs.length === rs.length,
+    segments: fs.length,
+    heard_differently: differing,
+    audio_seconds: `${f.audio.audio_seconds.toFixed(0)} / ${r.audio.audio_seconds.toFixed(0)}`,
+  };
+});
+printTable(
+  `eval-audio-clocks: ${DOMAIN} (${count} scenarios) on the fast and the real-time clock, ` +
+    `PocketSphinx ${undithered ? 'without dither' : 'as configured (dither on)'} + Flite, ` +
+    `concurrency ${concurrency}; wall: fast ${fast.seconds.toFixed(0)} s, real time ` +
+    `${realtime.seconds.toFixed(0)} s; load before ${load0}, after ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  [
+    'scenario',
+    'passed (fast / rt)',
+    'stop (fast / rt)',
+    'same turns',
+    'same segmentation',
+    'segments',
+    'heard differently',
+    'audio s (fast / rt)',
+  ],
+  rows.map((r) => [
+    r.scenario,
+    r.outcome,
+    r.stop,
+    r.same_turns ? 'yes' : 'NO',
+    r.same_segmentation ? 'yes' : 'NO',
+    r.segments,
+    r.heard_differently.length,
+    r.audio_seconds,
+  ]),
+);
+for (const r of rows)
+  for (const d of r.heard_differently)
+    console.log(`${r.scenario} segment ${d.i}:\n  fast:     ${d.fast}\n  realtime: ${d.realtime}`);
+emitMeasured({
+  domain: DOMAIN,
+  undithered,
+  concurrency,
+  fast_seconds: fast.seconds,
+  realtime_seconds: realtime.seconds,
+  rows,
+});
