@@ -1,16 +1,16 @@
 // Benchmark: audio mode's two clocks on the same tau2_airline scenarios (scripted policies,
 // PocketSphinx and Flite): outcome, turns, turn segmentation and heard text on `realtime`
 // against `fast`, scenario by scenario, with the wall time of each clock. `--undithered` runs
-// PocketSphinx without dither (through a wrapper that passes `-dither no`): its words then depend
-// on the utterance alone, not on how much silence (the bots' thinking time on the real-time
-// clock) came before it.
+// PocketSphinx without dither (`-dither no`, as `scenaro eval --pocketsphinx-args "-dither no"`
+// does): its words then depend on the utterance alone, not on how much silence (the bots'
+// thinking time on the real-time clock) came before it.
 //
 //   npm run build && node bench/eval-audio-clocks.bench.mjs [--undithered] [--scenarios N] [concurrency]
 //
 // Runs `runEvaluation` from packages/eval/dist (its own local bots) into a temporary folder; the
 // real-time run takes as long as its conversations (about 2.5 min per scenario, run at the given
 // concurrency, default 5). Loopback only.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
@@ -40,26 +40,14 @@ const DOMAIN = 'tau2_airline';
 const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
 const output = mkdtempSync(path.join(os.tmpdir(), 'scenaro-bench-eval-clocks-'));
 
-/** `pocketsphinx_continuous` with `-dither no` in place of the value it is given. */
-function unditheredBinary() {
-  const file = path.join(output, 'pocketsphinx_continuous');
-  writeFileSync(
-    file,
-    '#!/usr/bin/env bash\n' +
-      'args=("$@")\n' +
-      'for i in "${!args[@]}"; do [[ ${args[$i]} == -dither ]] && args[$((i + 1))]=no; done\n' +
-      'exec pocketsphinx_continuous "${args[@]}"\n',
-  );
-  chmodSync(file, 0o755);
-  return file;
-}
-
 /** The runner's local voices on `clock`, with the undithered recognizer when asked. */
 function voices(clock) {
   if (!undithered) return undefined;
-  const binary = unditheredBinary();
   const side = (bot) => ({
-    stt: createPocketsphinxSpeechToText({ ...pocketsphinxOptions(clock), binary }),
+    stt: createPocketsphinxSpeechToText({
+      ...pocketsphinxOptions(clock),
+      extraArgs: ['-dither', 'no'],
+    }),
     tts: createFliteTextToSpeech({
       voice: DEFAULT_LOCAL_VOICES.flite[bot],
       sampleRate: LOCAL_SPEECH_SAMPLE_RATE,

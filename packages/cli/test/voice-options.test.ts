@@ -240,11 +240,13 @@ describe('scenaro serve voice flags', () => {
     writeFileSync(binary, `#!/bin/sh\necho "$*" >> '${log}'\nexec cat > /dev/null\n`);
     chmodSync(binary, 0o755);
     const setup = await buildVoiceOptions(
-      parse(['--pocketsphinx-args', ' -ds 2  -fwdflat no -maxwpf 5 ']),
+      parse(['--pocketsphinx-args', ' -ds 2  -fwdflat no -maxwpf 5 -dither no']),
       { pocketsphinx: { ...installed, binary, poolSize: 0 } },
     );
     expect(setup.warnings).toEqual([]);
-    expect(setup.summary).toMatch(/^voice: stt=pocketsphinx\(-ds 2 -fwdflat no -maxwpf 5\) /);
+    expect(setup.summary).toMatch(
+      /^voice: stt=pocketsphinx\(-ds 2 -fwdflat no -maxwpf 5 -dither no\) /,
+    );
     const session = await setup.voice.stt!.openSession();
     await expect.poll(() => readLines(log).length, { timeout: 10_000 }).toBe(2);
     await session.close();
@@ -255,8 +257,11 @@ describe('scenaro serve voice flags', () => {
     expect(checked).toContain('-infile /dev/null');
     expect(started).toContain('-infile /dev/stdin');
     for (const line of [checked!, started!]) {
-      expect(line).toMatch(/-vad_threshold 3\.0 -maxhmmpf 5000 -ds 2 -fwdflat no -maxwpf 5$/);
+      expect(line).toMatch(
+        / -seed 1 -vad_threshold 3\.0 -maxhmmpf 5000 -ds 2 -fwdflat no -maxwpf 5 -dither no$/,
+      );
       expect(line).not.toContain('-maxwpf 10');
+      expect(line).not.toContain('-dither yes');
     }
   });
 

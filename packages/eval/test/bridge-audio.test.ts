@@ -2,9 +2,6 @@
 // same outcome, turns, segmentation and heard text on the real-time and the fast clock (with a
 // recognizer that does not dither, see below); bots that never speak, speak forever or drop their
 // connection mid-turn end the scenario with a named reason.
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFliteTextToSpeech, createPocketsphinxSpeechToText, decodeWav } from '@scenaro/agent';
 import type { BotServer, VoiceOptions } from '@scenaro/agent';
@@ -57,33 +54,21 @@ const scenario = plainScenario('voice', {
 });
 
 /**
- * `pocketsphinx_continuous` as the runner starts it, but without dither. PocketSphinx dithers
- * with one random sequence over its whole input, so its words for an utterance also depend on
- * how much audio came before it, which on the real-time clock is the bots' thinking time. Without
- * dither its words depend on the utterance and where it falls in the recognizer's blocks and
- * frames, which the relay keeps the same on both clocks.
+ * The recognizer options of the clock comparison: no dither. PocketSphinx dithers with one random
+ * sequence over its whole input, so its words for an utterance also depend on how much audio came
+ * before it, which on the real-time clock is the bots' thinking time. Without dither its words
+ * depend on the utterance and where it falls in the recognizer's blocks and frames, which the
+ * relay keeps the same on both clocks.
  */
-function unditheredPocketsphinx(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scenaro-pocketsphinx-'));
-  const path = join(dir, 'pocketsphinx_continuous');
-  writeFileSync(
-    path,
-    '#!/usr/bin/env bash\n' +
-      'args=("$@")\n' +
-      'for i in "${!args[@]}"; do [[ ${args[$i]} == -dither ]] && args[$((i + 1))]=no; done\n' +
-      'exec pocketsphinx_continuous "${args[@]}"\n',
-  );
-  chmodSync(path, 0o755);
-  return path;
-}
+const UNDITHERED = { extraArgs: ['-dither', 'no'] };
 
 async function converse(
   agent: Behaviour,
   user: Behaviour,
   audio: AudioModeOptions,
-  recognizer?: { binary: string },
+  recognizer?: { extraArgs: string[] },
 ): Promise<ScenarioRun> {
-  // The voices the runner gives its local bots on this clock (with another recognizer binary).
+  // The voices the runner gives its local bots on this clock (with other recognizer options).
   const engine = (side: 'agent' | 'user'): VoiceOptions => ({
     stt: createPocketsphinxSpeechToText({ ...pocketsphinxOptions(audio.clock), ...recognizer }),
     tts: createFliteTextToSpeech({
@@ -115,7 +100,7 @@ const lengths = (run: ScenarioRun) =>
 
 describe.skipIf(!canHear)('audio mode', () => {
   it('gives the same outcome, turns and heard text on the real-time and the fast clock', async () => {
-    const recognizer = { binary: unditheredPocketsphinx() };
+    const recognizer = UNDITHERED;
     const fast = await converse(agentSays, userSays, { clock: 'fast' }, recognizer);
     const realtime = await converse(agentSays, userSays, { clock: 'realtime' }, recognizer);
     expect(fast.failure).toBeUndefined();

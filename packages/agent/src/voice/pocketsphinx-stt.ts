@@ -99,10 +99,17 @@ export const DEFAULT_POCKETSPHINX_ARGS: readonly string[] = [
   '5000',
 ];
 
+/**
+ * Noise of half a bit keeps digital silence from skewing the cepstral mean; seeded, so runs
+ * repeat. `extraArgs` may replace them (`-dither no`: the words for an utterance then do not
+ * depend on how much audio came before it).
+ */
+const DITHER_ARGS: readonly string[] = ['-dither', 'yes', '-seed', '1'];
+
 /** Options the adapter sets itself (its input, models and output): `extraArgs` may not name them. */
 const RESERVED_POCKETSPHINX_ARGS: ReadonlySet<string> = new Set([
   '-infile', '-inmic', '-adcdev', '-samprate', '-time', '-logfn', '-argfile',
-  '-hmm', '-lm', '-dict', '-dither', '-seed',
+  '-hmm', '-lm', '-dict',
 ]); // prettier-ignore
 
 /**
@@ -223,13 +230,10 @@ function recognizerArgs(options: ResolvedOptions): string[] {
     '-infile', '/dev/stdin',
     '-samprate', String(INPUT_SAMPLE_RATE),
     '-time', 'yes',
-    // Noise of half a bit keeps digital silence from skewing the cepstral mean; seeded, so runs repeat.
-    '-dither', 'yes',
-    '-seed', '1',
     '-hmm', options.hmm,
     '-lm', options.lm,
     '-dict', options.dict,
-    ...mergeRecognizerArgs(DEFAULT_POCKETSPHINX_ARGS, options.extraArgs),
+    ...mergeRecognizerArgs([...DITHER_ARGS, ...DEFAULT_POCKETSPHINX_ARGS], options.extraArgs),
   ]; // prettier-ignore
 }
 
