@@ -88,9 +88,11 @@ describe('recognizer pool', () => {
     expect(pool.waiting).toBe(1);
     await expect.poll(() => pool.waiting, patient).toBe(2);
 
-    // Closing kills the waiting processes, not the ones taken.
-    const waiting = (await started()).filter((pid) => !owned.includes(pid));
-    expect(waiting).toHaveLength(2);
+    // Closing kills the waiting processes, not the ones taken. (A process is counted as soon as
+    // it is spawned; its script notes its pid when the shell gets to run it.)
+    const spawnedSince = async () => (await started()).filter((pid) => !owned.includes(pid));
+    await expect.poll(spawnedSince, patient).toHaveLength(2);
+    const waiting = await spawnedSince();
     await pool.close();
     expect(pool.waiting).toBe(0);
     for (const pid of waiting) expect(alive(pid)).toBe(false);
