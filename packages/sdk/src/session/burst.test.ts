@@ -12,9 +12,12 @@ import { ScenaroSession } from './scenaro-session.js';
 import type { ToolDefinition, ToolHandler } from './types.js';
 
 const BURST = 1000;
-/** The hanging tool's budget; the session answers TIMEOUT max(budget - 500, budget / 2) after receipt. */
-const HANG_TIMEOUT_MS = 1000;
-const ANSWER_AFTER_MS = 500;
+/**
+ * The hanging tool's budget; the session answers TIMEOUT max(budget - 500, budget / 2) after
+ * receipt. Long enough that a busy machine still sends the burst and the 200 echoes before it.
+ */
+const HANG_TIMEOUT_MS = 2000;
+const ANSWER_AFTER_MS = 1500;
 
 const hangTool: ToolDefinition = {
   name: 'hang',
