@@ -16,7 +16,6 @@
  * it prints nothing and uses no CPU (the caller's VAD heard speech the
  * recognizer did not, or the stream stopped right after the speech).
  */
-import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { SpeechEngineError, SpeechEngineUnavailableError } from './engine-errors.js';
@@ -193,24 +192,15 @@ async function checkInstalled(options: ResolvedOptions): Promise<string> {
  * a recognizer that dies with every session.
  */
 async function checkArgs(binary: string, options: ResolvedOptions): Promise<void> {
+  // On no input: with good options it loads its models, reads nothing and exits.
   const args = recognizerArgs(options).map((arg) => (arg === '/dev/stdin' ? '/dev/null' : arg));
-  const errors = await new Promise<string[]>((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', () =>
-      resolve(
-        stderr
-          .split('\n')
-          .filter((line) => line.startsWith('ERROR: "cmd_ln.c"'))
-          .map((line) => line.replace(/^ERROR: "cmd_ln\.c", line \d+: /, '')),
-      ),
-    );
-  });
+  const probe = new RecognizerProcess(binary, args);
+  probe.end();
+  await probe.exited;
+  const errors = probe
+    .errorLines(Number.POSITIVE_INFINITY)
+    .filter((line) => line.startsWith('ERROR: "cmd_ln.c"'))
+    .map((line) => line.replace(/^ERROR: "cmd_ln\.c", line \d+: /, ''));
   if (errors.length > 0)
     throw new Error(
       `PocketSphinx refused its options (${options.extraArgs.join(' ')}): ${errors.join('; ')}`,
