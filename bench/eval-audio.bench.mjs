@@ -27,7 +27,7 @@ import {
   skipWithoutEvalData,
   watchdog,
 } from './lib/common.mjs';
-import { treeCpu } from './lib/proc-cpu.mjs';
+import { reapedChildrenMs, treeCpu } from './lib/proc-cpu.mjs';
 
 skipWithoutEvalData('eval-audio bench');
 const args = process.argv.slice(2);
@@ -42,14 +42,6 @@ watchdog('eval-audio bench', 2400);
 const DOMAIN = 'tau2_airline';
 const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
 const output = mkdtempSync(path.join(os.tmpdir(), 'scenaro-bench-eval-audio-'));
-const TICK_MS = 10;
-
-/** CPU ms of this process's reaped children (and theirs): `cutime + cstime`. */
-function reapedChildrenMs() {
-  const text = readFileSync('/proc/self/stat', 'utf8');
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
-}
 
 const load = () =>
   os

@@ -68,3 +68,10 @@ export function cpuBetween(before, after) {
   }
   return { root_ms: root, children_ms: children, total_ms: root + children, children: [...names] };
 }
+
+/** CPU ms of this process's reaped children and theirs (`cutime + cstime`: those waited for). */
+export function reapedChildrenMs() {
+  const text = readFileSync('/proc/self/stat', 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+}

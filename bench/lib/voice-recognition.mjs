@@ -5,7 +5,6 @@
 // Per run: the word errors of the finals (corpusWordErrors), the recognizer's CPU (its process,
 // counted once reaped: this process's cutime + cstime), the CPU it had used when the first final
 // came (model load, the lead and the first utterance), and the audio it heard.
-import { readFileSync } from 'node:fs';
 import {
   corpusWordErrors,
   createPocketsphinxSpeechToText,
@@ -14,17 +13,9 @@ import {
   INPUT_SAMPLE_RATE,
   pcm16ToInt16,
 } from '@scenaro/agent';
-import { treeCpu } from './proc-cpu.mjs';
+import { reapedChildrenMs, treeCpu } from './proc-cpu.mjs';
 
 const CHUNK_BYTES = ((INPUT_SAMPLE_RATE * INPUT_CHUNK_MS) / 1000) * 2;
-const TICK_MS = 10;
-
-/** CPU ms of this process's reaped children (utime + stime of those waited for). */
-function reapedChildrenMs() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
-}
 
 /** CPU ms of the live processes below this one (the recognizer while it runs). */
 function liveChildrenMs() {
