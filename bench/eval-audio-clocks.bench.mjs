@@ -31,10 +31,7 @@ const level = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--scen
 const concurrency = positiveInt(level, count);
 watchdog('eval-audio-clocks bench', 3000);
 
-const { DEFAULT_LOCAL_VOICES, LOCAL_SPEECH_SAMPLE_RATE, localVoices, pocketsphinxOptions } =
-  await import('@scenaro/eval');
-const { runEvaluation } = await import('@scenaro/eval');
-const { createFliteTextToSpeech, createPocketsphinxSpeechToText } = await import('@scenaro/agent');
+const { localVoices, runEvaluation } = await import('@scenaro/eval');
 
 const DOMAIN = 'tau2_airline';
 const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
@@ -42,18 +39,7 @@ const output = mkdtempSync(path.join(os.tmpdir(), 'scenaro-bench-eval-clocks-'))
 
 /** The runner's local voices on `clock`, with the undithered recognizer when asked. */
 function voices(clock) {
-  if (!undithered) return undefined;
-  const side = (bot) => ({
-    stt: createPocketsphinxSpeechToText({
-      ...pocketsphinxOptions(clock),
-      extraArgs: ['-dither', 'no'],
-    }),
-    tts: createFliteTextToSpeech({
-      voice: DEFAULT_LOCAL_VOICES.flite[bot],
-      sampleRate: LOCAL_SPEECH_SAMPLE_RATE,
-    }),
-  });
-  return localVoices(clock, { agent: side('agent'), user: side('user') });
+  return undithered ? localVoices(clock, undefined, { extraArgs: ['-dither', 'no'] }) : undefined;
 }
 
 async function run(clock) {

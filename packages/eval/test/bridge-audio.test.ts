@@ -3,17 +3,9 @@
 // recognizer that does not dither, see below); bots that never speak, speak forever or drop their
 // connection mid-turn end the scenario with a named reason.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFliteTextToSpeech, createPocketsphinxSpeechToText, decodeWav } from '@scenaro/agent';
-import type { BotServer, VoiceOptions } from '@scenaro/agent';
-import {
-  DEFAULT_LOCAL_VOICES,
-  LOCAL_SPEECH_SAMPLE_RATE,
-  audioMetrics,
-  conversationWav,
-  localVoices,
-  pocketsphinxOptions,
-  runBridgedScenario,
-} from '../src/index.js';
+import { createPocketsphinxSpeechToText, decodeWav } from '@scenaro/agent';
+import type { BotServer, PocketsphinxOptions, VoiceOptions } from '@scenaro/agent';
+import { audioMetrics, conversationWav, localVoices, runBridgedScenario } from '../src/index.js';
 import { plainDomain, plainScenario, speak, voiceBot } from './helpers.js';
 import type { VoiceBehaviour } from './helpers.js';
 import type { AudioModeOptions, ScenarioRun } from '../src/index.js';
@@ -66,20 +58,10 @@ async function converse(
   agent: Behaviour,
   user: Behaviour,
   audio: AudioModeOptions,
-  recognizer?: { extraArgs: string[] },
+  recognizer?: PocketsphinxOptions,
 ): Promise<ScenarioRun> {
   // The voices the runner gives its local bots on this clock (with other recognizer options).
-  const engine = (side: 'agent' | 'user'): VoiceOptions => ({
-    stt: createPocketsphinxSpeechToText({ ...pocketsphinxOptions(audio.clock), ...recognizer }),
-    tts: createFliteTextToSpeech({
-      voice: DEFAULT_LOCAL_VOICES.flite[side],
-      sampleRate: LOCAL_SPEECH_SAMPLE_RATE,
-    }),
-  });
-  const voices = localVoices(
-    audio.clock,
-    recognizer ? { agent: engine('agent'), user: engine('user') } : undefined,
-  );
+  const voices = localVoices(audio.clock, undefined, recognizer);
   engines.push(voices.agent, voices.user);
   const [agentBot, userBot] = [await bot(agent, voices.agent), await bot(user, voices.user)];
   return runBridgedScenario(scenario, {

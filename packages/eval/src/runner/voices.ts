@@ -56,14 +56,18 @@ export function pocketsphinxOptions(clock: RelayClock): PocketsphinxOptions {
   return clock === 'fast' ? { finalTimeoutMs: FAST_FINAL_TIMEOUT_MS } : {};
 }
 
-/** The local bots' voices for a run on `clock`: the engines given, or the offline ones. */
+/**
+ * The local bots' voices for a run on `clock`: the engines given, or the offline ones (their
+ * recognizer with `recognizer`'s options over those of the clock).
+ */
 export function localVoices(
   clock: RelayClock,
   given?: Record<BotSide, VoiceOptions>,
+  recognizer?: PocketsphinxOptions,
 ): Record<BotSide, VoiceOptions> {
   const voice = (side: BotSide): VoiceOptions => ({
     ...(given?.[side] ?? {
-      stt: createPocketsphinxSpeechToText(pocketsphinxOptions(clock)),
+      stt: createPocketsphinxSpeechToText({ ...pocketsphinxOptions(clock), ...recognizer }),
       tts: createFliteTextToSpeech({
         voice: DEFAULT_LOCAL_VOICES.flite[side],
         sampleRate: LOCAL_SPEECH_SAMPLE_RATE,
