@@ -5,6 +5,7 @@
  * that handler. Install it on the transport before the `PipecatClient` is created (the client
  * initializes its transport in its constructor).
  */
+import { Emitter } from '../session/emitter.js';
 
 /** An inbound RTVI message as client-js's transports deliver it. */
 export interface RtviInboundMessage {
@@ -25,25 +26,12 @@ export interface RtviMessageTap {
 
 /** Tap `transport`'s inbound messages (call before `new PipecatClient({transport})`). */
 export function tapRtviMessages(transport: RtviTransportLike): RtviMessageTap {
-  const listeners = new Set<(message: RtviInboundMessage) => void>();
+  const tapped = new Emitter<{ message: RtviInboundMessage }>();
   const initialize = transport.initialize.bind(transport);
   transport.initialize = (options, handler) =>
     initialize(options, (message) => {
-      for (const listener of [...listeners]) {
-        try {
-          listener(message);
-        } catch (error) {
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      }
+      tapped.emit('message', message);
       handler(message);
     });
-  return {
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+  return { subscribe: (listener) => tapped.on('message', listener) };
 }

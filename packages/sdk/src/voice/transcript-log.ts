@@ -4,17 +4,11 @@
  * is spoken (one line per reply, growing sentence by sentence, marked when interrupted).
  * Immutable snapshots: every change makes a new array.
  */
+import { joinDictated } from './dictation-controller.js';
 import type { TranscriptEntry } from './types.js';
 
 type UserEntry = Extract<TranscriptEntry, { role: 'user' }>;
 type BotEntry = Extract<TranscriptEntry, { role: 'bot' }>;
-
-/** Joins two spoken pieces with one space. */
-function joinSpoken(before: string, piece: string): string {
-  const next = piece.trim();
-  if (!next) return before;
-  return before ? `${before} ${next}` : next;
-}
 
 /** The log; `entries` is a new array after every change. */
 export class TranscriptLog {
@@ -67,7 +61,7 @@ export class TranscriptLog {
       });
       return true;
     }
-    this.#replace(id, (e) => ({ ...(e as BotEntry), text: joinSpoken(e.text, text) }));
+    this.#replace(id, (e) => ({ ...(e as BotEntry), text: joinDictated(e.text, text) }));
     return true;
   }
 
