@@ -193,8 +193,7 @@ async function checkInstalled(options: ResolvedOptions): Promise<string> {
  */
 async function checkArgs(binary: string, options: ResolvedOptions): Promise<void> {
   // On no input: with good options it loads its models, reads nothing and exits.
-  const args = recognizerArgs(options).map((arg) => (arg === '/dev/stdin' ? '/dev/null' : arg));
-  const probe = new RecognizerProcess(binary, args);
+  const probe = new RecognizerProcess(binary, recognizerArgs(options, '/dev/null'));
   probe.end();
   await probe.exited;
   const errors = probe
@@ -214,10 +213,10 @@ interface PendingFinal {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** The command line of a recognizer fed 16 kHz PCM on its standard input. */
-function recognizerArgs(options: ResolvedOptions): string[] {
+/** The command line of a recognizer fed 16 kHz PCM on its standard input (or from `infile`). */
+function recognizerArgs(options: ResolvedOptions, infile = '/dev/stdin'): string[] {
   return [
-    '-infile', '/dev/stdin',
+    '-infile', infile,
     '-samprate', String(INPUT_SAMPLE_RATE),
     '-time', 'yes',
     '-hmm', options.hmm,
