@@ -15,11 +15,10 @@ import {
   createPocketsphinxSpeechToText,
   encodeWav,
   msToSamples,
-  resamplePcm16,
   silentLogger,
-  synthesizeAll,
 } from '@scenaro/agent';
 import type { BotSession, SpeechToText, TextToSpeech } from '@scenaro/agent';
+import { pocketsphinxMissing, speak } from '@scenaro/agent/testing';
 import { startDemo } from '@scenaro/demo/server';
 import type { DemoServer } from '@scenaro/demo/server';
 import {
@@ -34,15 +33,7 @@ import {
 } from './chromium.js';
 
 const runsInBrowser = browserTestsRun('apps/demo/test/demo-voice.e2e.test.ts');
-const sttMissing = await createPocketsphinxSpeechToText()
-  .check()
-  .then(
-    () => undefined,
-    (error: Error) => error,
-  );
-if (sttMissing && process.env['CI'] !== 'true') {
-  console.warn(`\n*** SKIPPING apps/demo/test/demo-voice.e2e.test.ts: ${sttMissing.message} ***\n`);
-}
+const sttMissing = await pocketsphinxMissing('apps/demo/test/demo-voice.e2e.test.ts');
 const runs = runsInBrowser && (sttMissing === undefined || process.env['CI'] === 'true');
 
 /** Voice speed: Chromium's fake microphone plays in real time, so waits are seconds long. */
@@ -126,11 +117,7 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
    * normalisation has only silence to go by), so a first request comes after half a second.
    */
   async function microphoneFile(name: string, text: string, leadMs: number): Promise<string> {
-    const speech = await resamplePcm16(
-      await synthesizeAll(shopper, text),
-      shopper.sampleRate,
-      INPUT_SAMPLE_RATE,
-    );
+    const speech = await speak(shopper, text);
     const silence = (ms: number) => msToSamples(ms, INPUT_SAMPLE_RATE) * 2;
     const pcm = new Uint8Array(silence(leadMs) + speech.length + silence(3000));
     pcm.set(speech, silence(leadMs));

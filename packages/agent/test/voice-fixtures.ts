@@ -7,36 +7,15 @@ import {
   INPUT_SAMPLE_RATE,
   PcmChunker,
   createFliteTextToSpeech,
-  createPocketsphinxSpeechToText,
   msToSamples,
-  resamplePcm16,
   silencePcm16,
-  synthesizeAll,
 } from '../src/index.js';
 import type { TextToSpeech } from '../src/index.js';
 import type { RtviClient } from '../src/testing/index.js';
 
 export { echoConversation, echoModel, echoReply } from '../src/testing/index.js';
 export { SPOKEN_USER_TURNS as USER_TURNS } from '../src/testing/index.js';
-
-/** Why the PocketSphinx tests cannot run here (undefined when they can). */
-export async function pocketsphinxMissing(what: string): Promise<Error | undefined> {
-  const missing = await createPocketsphinxSpeechToText()
-    .check()
-    .then(
-      () => undefined,
-      (error: Error) => error,
-    );
-  if (missing && process.env['CI'] !== 'true') {
-    console.warn(`\n!!! SKIPPING ${what}: ${missing.message}\n`);
-  }
-  return missing;
-}
-
-/** Flite's speech of `text` at the input rate (16 kHz mono). */
-export async function speak(tts: TextToSpeech, text: string): Promise<Uint8Array> {
-  return resamplePcm16(await synthesizeAll(tts, text), tts.sampleRate, INPUT_SAMPLE_RATE);
-}
+export { pocketsphinxMissing, speak } from '../src/testing/index.js';
 
 /** The bot's test voice: Flite's `slt`. */
 export function testTts(): TextToSpeech {

@@ -11,6 +11,7 @@
  * - {@link startOpenAIAudioTestServer}: a local OpenAI-compatible speech and transcription server;
  * - {@link echoModel} / {@link echoConversation}: a scripted policy that repeats what it heard;
  * - {@link SPOKEN_USER_TURNS}: tau2-style user turns to speak to a voice bot;
+ * - {@link pocketsphinxMissing}, {@link speak}: whether a voice test can hear, and what it says;
  * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes;
  * - {@link scrapeMetrics}, {@link metricValue}: a server's Prometheus metrics.
  *
@@ -25,4 +26,5 @@ export { OpenAITestServer, startOpenAITestServer } from './openai-test-server/se
 export * from './pipecat-node.js';
 export * from './poll.js';
 export * from './spoken-user-turns.js';
+export * from './voice-checks.js';
 export * from './prometheus.js';
