@@ -12,11 +12,12 @@ import { RpcError as LiveKitRpcError } from 'livekit-client';
 import type { PerformRpcParams, RpcInvocationData } from 'livekit-client';
 import { RpcError } from '../rpc/errors.js';
 import type { LoopbackTransport } from '../rpc/loopback.js';
+import { ScriptedEmitter } from './scripted-emitter.js';
 
 type RoomListener = (...args: never[]) => void;
 
 /** A fake `Room` whose RPC runs over a {@link LoopbackTransport}. */
-export class FakeLiveKitRoom {
+export class FakeLiveKitRoom extends ScriptedEmitter {
   readonly localParticipant: {
     readonly identity: string;
     readonly isLocal: true;
@@ -35,10 +36,10 @@ export class FakeLiveKitRoom {
   #micEnabled = false;
   private readonly transport: LoopbackTransport;
   private readonly handlers = new Set<string>();
-  private readonly listeners = new Map<string, Set<RoomListener>>();
   private readonly unsubscribe: () => void;
 
   constructor(transport: LoopbackTransport) {
+    super();
     this.transport = transport;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the participant reports to its room
     const room = this;
@@ -111,25 +112,24 @@ export class FakeLiveKitRoom {
     this.transport.unregisterMethod(method);
   }
 
-  on(event: 'participantDisconnected', listener: (participant: { identity: string }) => void): this;
-  on(event: 'disconnected', listener: (reason?: unknown) => void): this;
-  on(event: string, listener: RoomListener): this;
-  on(event: string, listener: RoomListener): this {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener);
-    return this;
-  }
-
-  off(
+  override on(
     event: 'participantDisconnected',
     listener: (participant: { identity: string }) => void,
   ): this;
-  off(event: 'disconnected', listener: (reason?: unknown) => void): this;
-  off(event: string, listener: RoomListener): this;
-  off(event: string, listener: RoomListener): this {
-    this.listeners.get(event)?.delete(listener);
-    return this;
+  override on(event: 'disconnected', listener: (reason?: unknown) => void): this;
+  override on(event: string, listener: RoomListener): this;
+  override on(event: string, listener: RoomListener): this {
+    return super.on(event, listener);
+  }
+
+  override off(
+    event: 'participantDisconnected',
+    listener: (participant: { identity: string }) => void,
+  ): this;
+  override off(event: 'disconnected', listener: (reason?: unknown) => void): this;
+  override off(event: string, listener: RoomListener): this;
+  override off(event: string, listener: RoomListener): this {
+    return super.off(event, listener);
   }
 
   /** Listeners attached to `event`. */
@@ -160,12 +160,5 @@ export class FakeLiveKitRoom {
   /** Stop relaying the loopback participant's disconnect events. */
   dispose(): void {
     this.unsubscribe();
-  }
-
-  /** Fire a room event, as livekit-client would. */
-  emit(event: string, ...args: unknown[]): void {
-    for (const listener of [...(this.listeners.get(event) ?? [])]) {
-      (listener as (...values: unknown[]) => void)(...args);
-    }
   }
 }
