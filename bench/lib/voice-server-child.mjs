@@ -45,6 +45,8 @@ const server = await startBotServer({
   logger: silentLogger,
   conversation: echoConversation,
   voice: { stt, tts, vad: { stopMs }, pacing: 'realtime' },
+  // The bench finds the machine's limit itself: no cap on listening sessions.
+  maxVoiceSessions: Number.POSITIVE_INFINITY,
   onSession: (session) => {
     session.voice.onTurnTiming = (t) => {
       const timing = Object.fromEntries(

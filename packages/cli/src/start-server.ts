@@ -19,6 +19,8 @@ export interface ServeOptions extends LlmFlags, VoiceFlags, ParityFlags {
   dataRoot?: string;
   token?: string;
   maxSessions?: string;
+  /** `--max-voice-sessions`. */
+  maxVoiceSessions?: string;
   /** `--metrics-port`: serve `/metrics` on this port instead. */
   metricsPort?: string;
   /** `--shutdown-grace-ms`. */
@@ -60,6 +62,9 @@ export async function serve(
     ...(options.allowedOrigin ? { allowedOrigins: options.allowedOrigin } : {}),
     ...(options.insecureNoAuth ? { allowUnauthenticated: true } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: Number(options.maxSessions) } : {}),
+    ...(options.maxVoiceSessions !== undefined
+      ? { maxVoiceSessions: parseInteger(options.maxVoiceSessions, '--max-voice-sessions', 1) }
+      : {}),
     ...(options.singleClient ? { singleClient: true } : {}),
     ...(options.metricsPort !== undefined
       ? { metricsPort: parsePort(options.metricsPort, '--metrics-port') }

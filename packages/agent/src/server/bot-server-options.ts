@@ -1,6 +1,7 @@
 /**
  * The options of a {@link BotServer}: every one optional, each with its default.
  */
+import type { AudioBacklogLimits } from './audio-intake.js';
 import type { ServerProfile } from '../control/router.js';
 import type { ConversationFactory } from '../conversation/hook.js';
 import type { DbCache } from '../scenario/db-loader.js';
@@ -98,6 +99,14 @@ export interface BotServerOptions {
    * @default unlimited
    */
   maxSessions?: number;
+  /**
+   * Most sessions listening at once (each owns a speech recognizer); the next one is told with an
+   * RTVI `error` and its audio is not heard until a place frees. Only with `voice`.
+   * @default four per core, within half the machine's memory (see `defaultMaxVoiceSessions`)
+   */
+  maxVoiceSessions?: number;
+  /** Bounds of each session's queue of received audio. @default 10 s and 8 MiB */
+  audioBacklog?: AudioBacklogLimits;
   /**
    * Pipecat parity: the server has one session, and whoever connects gets it whole (prompt,
    * tools, db, context). A new connection takes it over from an open one, which is closed

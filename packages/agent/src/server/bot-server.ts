@@ -27,6 +27,7 @@ import { ServerMetrics } from './metrics.js';
 import { encodeOutgoing } from './reply-encoder.js';
 import { TurnTracer } from './turn-tracing.js';
 import { BotSession } from './session.js';
+import type { BotSessionOptions } from './session.js';
 import { prepareVoice } from './voice-session.js';
 import type { SessionConnection } from './session-connection.js';
 import { SessionDirectory } from './session-directory.js';
@@ -36,6 +37,7 @@ import { ConnectionWatch } from './connection-watch.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
 import type { BotServerOptions } from './bot-server-options.js';
 import { DEFAULT_SESSION_LIMITS, checkSessionLimits } from './session-limits.js';
+import { VoiceSlots } from './voice-slots.js';
 import type { SessionLimits } from './session-limits.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
@@ -79,6 +81,8 @@ export class BotServer {
   readonly #maxPendingHandshakes: number;
   readonly #limits: SessionLimits;
   readonly #directory: SessionDirectory;
+  /** What bounds each session's voice (listening slots, audio queue), when there is one. */
+  readonly #voiceBounds: BotSessionOptions['voiceBounds'];
   #closing = false;
 
   constructor(options: BotServerOptions = {}) {
@@ -124,11 +128,20 @@ export class BotServer {
       end: (session) => this.#end(session),
     });
     this.#dbCache = options.dbCache ?? new DbCache();
+    const voiceSlots = options.voice ? new VoiceSlots(options.maxVoiceSessions) : undefined;
     this.metrics = new ServerMetrics({
       connectedSessions: () => this.#sessions.size,
       waitingSessions: () => this.#directory.detachedCount,
       draining: () => this.#closing,
+      ...(voiceSlots
+        ? { voiceSessions: () => ({ used: voiceSlots.used, max: voiceSlots.max }) }
+        : {}),
     });
+    this.#voiceBounds = {
+      ...(voiceSlots ? { slots: voiceSlots } : {}),
+      ...(options.audioBacklog ? { backlog: options.audioBacklog } : {}),
+      count: (event, amount) => this.metrics.voice(event, amount),
+    };
     const upgradeTimeoutMs = options.upgradeTimeoutMs ?? 10_000;
     this.#http = createServer(
       {
@@ -330,7 +343,9 @@ export class BotServer {
       systemPromptSuffix: this.#options.systemPromptSuffix,
       enableToolCalling: this.#options.enableToolCalling,
       contextIdleWaitMs: this.#options.contextIdleWaitMs,
-      ...(this.#options.voice ? { voice: this.#options.voice } : {}),
+      ...(this.#options.voice
+        ? { voice: this.#options.voice, voiceBounds: this.#voiceBounds }
+        : {}),
       limits: this.#limits,
       ...this.#connectionFor(ws, req, log, false),
     });

@@ -22,8 +22,21 @@ export interface FrameIntake {
   requestLabel: (t: string) => string;
 }
 
-/** Hand one WebSocket message to its session. */
+/**
+ * Hand one WebSocket message to its session. Nothing it throws leaves here: one session's frame
+ * never ends the process; the client is told, the error counted, and the session goes on.
+ */
 export function takeFrame(data: RawData, isBinary: boolean, intake: FrameIntake): void {
+  try {
+    route(data, isBinary, intake);
+  } catch (err) {
+    intake.metrics.error('internal');
+    intake.session.log.error({ err }, 'a frame could not be handled; the session goes on');
+    intake.reply(rtviError('The server failed to handle that frame; it was dropped.', false));
+  }
+}
+
+function route(data: RawData, isBinary: boolean, intake: FrameIntake): void {
   const { session, reply, metrics } = intake;
   if (!isBinary) {
     metrics.frameReceived('other');

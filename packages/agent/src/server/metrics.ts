@@ -5,6 +5,7 @@
  * from a request to its reply, the STT / LLM / TTS time to first byte from the RTVI `metrics`
  * events the session sends, turn outcomes from `turn-complete` pushes.
  */
+import type { VoiceEvent } from './voice-session.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 
@@ -16,6 +17,8 @@ export interface MetricsSource {
   waitingSessions(): number;
   /** True once the server has begun to shut down. */
   draining(): boolean;
+  /** Listening sessions and their cap (servers with a voice). */
+  voiceSessions?(): { used: number; max: number };
 }
 
 /** Why an upgrade was refused (the `reason` label of `scenaro_connections_refused_total`). */
@@ -29,7 +32,10 @@ export type ErrorKind =
   | 'socket'
   | 'slow_reader'
   | 'session_limit'
-  | 'session_setup';
+  | 'session_setup'
+  | 'internal'
+  | 'voice_limit'
+  | 'bad_audio';
 
 /** The `kind` label of the frame counters. */
 export type FrameKind = 'message' | 'audio' | 'other';
@@ -72,6 +78,8 @@ export class ServerMetrics {
   readonly #ttfb: Record<'stt' | 'llm' | 'tts', Histogram<'processor'>>;
   readonly #turns: Counter<'outcome'>;
   readonly #errors: Counter<'kind'>;
+  readonly #audioShed: Counter;
+  readonly #earlyAudio: Counter;
 
   constructor(source: MetricsSource) {
     const registers = [this.registry];
@@ -156,6 +164,30 @@ export class ServerMetrics {
       ['outcome'],
     );
     this.#errors = counter('scenaro_errors_total', 'Errors, by kind', ['kind']);
+    this.#audioShed = counter(
+      'scenaro_audio_dropped_seconds_total',
+      "Seconds of the users' audio dropped because it arrived faster than it could be heard",
+      [],
+    );
+    this.#earlyAudio = counter(
+      'scenaro_audio_before_ready_frames_total',
+      'Audio frames received before the handshake (not heard)',
+      [],
+    );
+    if (source.voiceSessions) {
+      const voiceSessions = source.voiceSessions;
+      new Gauge({
+        name: 'scenaro_voice_sessions',
+        help: 'Sessions listening (each with its own recognizer), and the most allowed at once',
+        labelNames: ['state'] as const,
+        registers,
+        collect() {
+          const { used, max } = voiceSessions();
+          this.set({ state: 'listening' }, used);
+          this.set({ state: 'max' }, Number.isFinite(max) ? max : -1);
+        },
+      });
+    }
   }
 
   /** The Prometheus text exposition: this server's metrics, then the process's. */
@@ -186,8 +218,21 @@ export class ServerMetrics {
     audio?: { audio: Uint8Array; sampleRate: number; numChannels: number },
   ): void {
     this.#framesIn.inc({ kind });
-    if (audio && audio.sampleRate > 0)
-      this.#audioIn.inc(audio.audio.byteLength / 2 / audio.sampleRate / audio.numChannels || 0);
+    if (!audio) return;
+    // Counted as declared: a frame that declares no channels or no rate counts as no audio.
+    const seconds = audio.audio.byteLength / 2 / audio.sampleRate / audio.numChannels;
+    if (Number.isFinite(seconds) && seconds > 0) this.#audioIn.inc(seconds);
+  }
+
+  /**
+   * A voice session's event: audio dropped (`amount` seconds, it came faster than it could be
+   * heard), audio before the handshake, a refused listener or a frame that cannot be audio.
+   */
+  voice(event: VoiceEvent, amount = 1): void {
+    if (event === 'audio_shed_seconds') {
+      if (Number.isFinite(amount) && amount > 0) this.#audioShed.inc(amount);
+    } else if (event === 'early_audio') this.#earlyAudio.inc();
+    else this.error(event);
   }
 
   /** A mono PCM16 frame of speech was sent. */

@@ -54,6 +54,7 @@ import type { SessionLimits } from './session-limits.js';
 import type { VoiceOptions } from '../voice/voice-options.js';
 import type { SessionConnection } from './session-connection.js';
 import { VoiceSession } from './voice-session.js';
+import type { VoiceSessionHost } from './voice-session.js';
 
 export type { SessionConnection } from './session-connection.js';
 
@@ -71,6 +72,8 @@ export interface BotSessionOptions extends SessionControlOptions, SessionConnect
   limits?: SessionLimits;
   /** The bot's voice (engines shared by the server's sessions). @default none: audio is ignored */
   voice?: VoiceOptions;
+  /** How the voice is bounded: the server's listening slots, the audio queue, its metrics. */
+  voiceBounds?: Pick<VoiceSessionHost, 'slots' | 'backlog' | 'count'>;
 }
 
 /** Message types a session never answers, so two peers can never ping-pong errors. */
@@ -102,7 +105,9 @@ export class BotSession implements SessionControl, ConversationHost {
   #pending = 0;
   /** Turns waiting or running. */
   #turns = 0;
+  /** Input is paused: too many requests pending, a full audio queue. */
   #inputPaused = false;
+  #audioPaused = false;
   #ready = false;
   #ignoredAudio = false;
   /** RPC to the browser over this connection (frontend tools, UI activity, dictation). */
@@ -142,6 +147,13 @@ export class BotSession implements SessionControl, ConversationHost {
           interruptTurn: () => this.#conversation.interrupt?.(),
           rpc: this.rpc,
           log: this.log,
+          ready: () => this.#ready,
+          pauseAudio: (paused) => {
+            const wasPaused = this.#inputPaused || this.#audioPaused;
+            this.#audioPaused = paused;
+            this.#pace(wasPaused);
+          },
+          ...options.voiceBounds,
         })
       : undefined;
     this.#conversation = options.conversation?.(this) ?? {};
@@ -173,7 +185,7 @@ export class BotSession implements SessionControl, ConversationHost {
     if (this.#connection) throw new Error('the session already has a connection');
     this.#connection = connection;
     this.#ready = false;
-    if (this.#inputPaused) connection.pauseInput?.(true);
+    if (this.#inputPaused || this.#audioPaused) connection.pauseInput?.(true);
   }
 
   /**
@@ -417,17 +429,18 @@ export class BotSession implements SessionControl, ConversationHost {
     });
   }
 
-  #pace(): void {
+  /** Pause reading the client while too many requests are pending or its audio queue is full. */
+  #pace(wasPaused = this.#inputPaused || this.#audioPaused): void {
     const { pauseInput } = this.#opts;
     if (!pauseInput) return;
     const limit = this.#limits.maxPendingRequests;
     if (!this.#inputPaused && this.#pending >= Math.max(1, Math.floor(limit / 2))) {
       this.#inputPaused = true;
-      pauseInput(true);
     } else if (this.#inputPaused && this.#pending <= Math.floor(limit / 4)) {
       this.#inputPaused = false;
-      pauseInput(false);
     }
+    const paused = this.#inputPaused || this.#audioPaused;
+    if (paused !== wasPaused) pauseInput(paused);
   }
 
   async #answer(id: string, t: string, handler: ClientMessageHandler, d: unknown): Promise<void> {

@@ -6,11 +6,14 @@
  * `composer_*_dictation` calls route the stream to the recognizer without
  * taking a turn.
  *
- * The listener starts on the first audio frame (a recognizer process per
- * session only when the session hears audio; PocketSphinx hands it one it
- * started ahead, once the server has heard audio). When the STT cannot run here,
- * the first audio frame is answered with an RTVI `error` that says what to
- * install, once per session.
+ * The listener starts on the first audio frame after the handshake (a
+ * recognizer process per session only when the session hears audio;
+ * PocketSphinx hands it one it started ahead, once the server has heard audio),
+ * and only while the server has a listening slot free (see {@link VoiceSlots}):
+ * audio before `client-ready` is not heard, and a session refused a slot is told
+ * once and tries again with its next audio. When the STT cannot run here, the
+ * first audio frame is answered with an RTVI `error` that says what to install,
+ * once per session. Received audio waits in a bounded {@link AudioIntake}.
  */
 import { RpcError } from '@scenaro/sdk';
 import type { RpcTransport } from '@scenaro/sdk';
@@ -29,6 +32,9 @@ import type { UtteranceMarks } from '../voice/user-listener.js';
 import { DEFAULT_OUTPUT_CHUNK_MS, DEFAULT_OUTPUT_LEAD_MS } from '../voice/voice-options.js';
 import type { AudioPacing, VoiceOptions } from '../voice/voice-options.js';
 import type { Logger } from './logger.js';
+import { AudioIntake, checkAudioFrame } from './audio-intake.js';
+import type { AudioBacklogLimits } from './audio-intake.js';
+import type { VoiceSlots } from './voice-slots.js';
 
 /** What a voice session needs of its bot session. */
 export interface VoiceSessionHost {
@@ -45,10 +51,20 @@ export interface VoiceSessionHost {
   /** The session's browser RPC (the dictation methods are registered on it). */
   readonly rpc: RpcTransport;
   readonly log: Logger;
+  /** True once the client's `client-ready` was answered (audio before it is not heard). */
+  ready(): boolean;
+  /** Stop (true) or resume (false) reading the client (a full audio queue on the fast clock). */
+  pauseAudio(paused: boolean): void;
+  /** The server's listening places (unbounded when absent). */
+  readonly slots?: VoiceSlots;
+  /** Bounds of the queue of received audio. */
+  readonly backlog?: AudioBacklogLimits;
+  /** Count a voice event in the server's metrics. */
+  count?(event: VoiceEvent, amount?: number): void;
 }
 
-/** Most audio frames waiting to be heard before new ones are dropped. */
-const MAX_INPUT_BACKLOG = 2000;
+/** What a voice session reports to the server's metrics. */
+export type VoiceEvent = 'voice_limit' | 'bad_audio' | 'audio_shed_seconds' | 'early_audio';
 
 /** Timing of the last answered utterance (for latency measurements). */
 export interface VoiceTurnTiming extends UtteranceMarks, SpeechMarks {}
@@ -61,9 +77,11 @@ export class VoiceSession {
   readonly #speaker: BotSpeaker | undefined;
   #pacing: AudioPacing;
   #listener: Promise<UserListener | undefined> | undefined;
-  #input: Promise<void> = Promise.resolve();
-  #backlog = 0;
-  #warnedBacklog = false;
+  readonly #intake: AudioIntake;
+  /** Gives the session's listening slot back. */
+  #releaseSlot: (() => void) | undefined;
+  #refused = false;
+  #warnedShed = false;
   #warnedInput = false;
   #closed = false;
   #lastUtterance: UtteranceMarks | undefined;
@@ -98,6 +116,16 @@ export class VoiceSession {
       });
     }
     if (options.stt) this.#registerDictation();
+    this.#intake = new AudioIntake(
+      {
+        hear: (frame) => this.#hear(frame),
+        overflow: () => (this.#pacing === 'fast' ? 'pause' : 'shed'),
+        pause: (paused) => host.pauseAudio(paused),
+        shed: (ms) => this.#shed(ms),
+        error: (err) => this.#inputError(err),
+      },
+      host.backlog,
+    );
   }
 
   /** The reply's speech output, when the bot has a voice. */
@@ -115,36 +143,81 @@ export class VoiceSession {
     if (this.#speaker) this.#speaker.setClock(this.#clock(pacing, this.#speaker.sampleRate));
   }
 
-  /** Hear one received audio frame (frames are heard in the order they arrive). */
+  /**
+   * Hear one received audio frame (frames are heard in the order they arrive). A frame that
+   * cannot be audio is answered with an RTVI `error` (once per session) and dropped.
+   */
   audio(frame: InputAudioFrame): void {
     if (this.#closed) return;
-    if (this.#backlog >= MAX_INPUT_BACKLOG) {
-      if (!this.#warnedBacklog) {
-        this.#warnedBacklog = true;
-        this.#host.log.warn(
-          { backlog: this.#backlog },
-          'audio arrives faster than it is heard; dropping frames',
-        );
-      }
+    if (!this.#host.ready()) {
+      this.#host.count?.('early_audio');
       return;
     }
-    this.#backlog++;
-    this.#input = this.#input
-      .then(() => this.#hear(frame))
-      .catch((err: unknown) => this.#inputError(err))
-      .finally(() => this.#backlog--);
+    let pieces;
+    try {
+      pieces = checkAudioFrame(frame);
+    } catch (err) {
+      this.#host.count?.('bad_audio');
+      this.#inputError(err);
+      return;
+    }
+    this.#intake.push(pieces);
   }
 
   /** Resolves once every frame received so far has been heard. */
   async heard(): Promise<void> {
-    await this.#input;
+    await this.#intake.drained();
   }
 
   async #hear(frame: InputAudioFrame): Promise<void> {
-    const listener = await (this.#listener ??= this.#startListener());
+    const listener = await this.#ears();
     if (!listener || this.#closed) return;
     const pcm = await this.#normalizer.convert(frame);
-    listener.write(pcm);
+    await listener.write(pcm);
+  }
+
+  /** The listener, started on first use; undefined while the server has no slot free. */
+  async #ears(): Promise<UserListener | undefined> {
+    const listener = await (this.#listener ??= this.#startListener());
+    if (!listener && this.#releaseSlot === undefined && this.#refused) this.#listener = undefined;
+    return listener;
+  }
+
+  /** Take a listening slot; false (the client told once) when the server has none free. */
+  #takeSlot(): boolean {
+    const { slots } = this.#host;
+    if (!slots) return true;
+    const release = slots.take();
+    if (release) {
+      this.#releaseSlot = release;
+      this.#refused = false;
+      return true;
+    }
+    if (!this.#refused) {
+      this.#refused = true;
+      this.#host.count?.('voice_limit');
+      this.#host.log.warn({ max: slots.max }, 'no listening slot free; audio is not heard');
+      this.#host.emit('error', {
+        error: `This server is listening to as many sessions as it can (${slots.max}); your audio is not heard. Try again later, or send text.`,
+        fatal: false,
+      });
+    }
+    return false;
+  }
+
+  #shed(ms: number): void {
+    this.#host.count?.('audio_shed_seconds', ms / 1000);
+    if (this.#warnedShed) return;
+    this.#warnedShed = true;
+    this.#host.log.warn(
+      { droppedMs: Math.round(ms) },
+      'audio arrives faster than it is heard; dropping the oldest',
+    );
+    this.#host.emit('error', {
+      error:
+        'Audio arrives faster than real time, more than the bot can hear: the oldest audio is dropped (said once).',
+      fatal: false,
+    });
   }
 
   async #startListener(): Promise<UserListener | undefined> {
@@ -159,10 +232,12 @@ export class VoiceSession {
       });
       return undefined;
     }
+    if (!this.#takeSlot()) return undefined;
     try {
       await stt.check();
       session = await stt.openSession();
     } catch (err) {
+      this.#giveSlotBack();
       host.log.warn({ err }, 'speech to text is unavailable; audio is not heard');
       host.emit('error', { error: `Speech input is unavailable: ${messageOf(err)}`, fatal: false });
       return undefined;
@@ -171,6 +246,7 @@ export class VoiceSession {
     if (this.#closed) {
       vad.close();
       await session.close();
+      this.#giveSlotBack();
       return undefined;
     }
     return new UserListener({
@@ -205,6 +281,11 @@ export class VoiceSession {
     if (stopped) this.#host.log.info({}, 'barge-in');
   }
 
+  #giveSlotBack(): void {
+    this.#releaseSlot?.();
+    this.#releaseSlot = undefined;
+  }
+
   #inputError(err: unknown): void {
     if (this.#warnedInput) return;
     this.#warnedInput = true;
@@ -224,7 +305,7 @@ export class VoiceSession {
       destinationIdentity: () => undefined,
     });
     const listener = async (): Promise<UserListener> => {
-      const ready = await (this.#listener ??= this.#startListener());
+      const ready = await this.#ears();
       if (!ready) {
         throw RpcError.builtIn('APPLICATION_ERROR', 'speech input is unavailable on this bot');
       }
@@ -240,12 +321,12 @@ export class VoiceSession {
     this.#unregisterDictation = caller.registerComposerMethods({
       start: async ({ dictationId }) => {
         const ears = await listener();
-        await this.#input;
+        await this.#intake.drained();
         guard(() => ears.startDictation(dictationId));
       },
       end: async ({ dictationId }) => {
         const ears = await listener();
-        await this.#input;
+        await this.#intake.drained();
         const transcript = await guard(() => ears.endDictation(dictationId)).catch(
           (err: unknown) => {
             throw RpcError.isInstance(err)
@@ -257,7 +338,7 @@ export class VoiceSession {
       },
       cancel: async ({ dictationId }) => {
         const ears = await listener();
-        await this.#input;
+        await this.#intake.drained();
         guard(() => ears.cancelDictation(dictationId));
       },
     });
@@ -269,9 +350,11 @@ export class VoiceSession {
     this.#closed = true;
     this.#unregisterDictation?.();
     this.#speaker?.interrupt();
+    this.#intake.close();
     this.#normalizer.close();
     const listener = await this.#listener?.catch(() => undefined);
     await listener?.close();
+    this.#giveSlotBack();
   }
 }
 

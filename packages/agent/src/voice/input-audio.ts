@@ -40,6 +40,40 @@ function startsWithRiff(bytes: Uint8Array): boolean {
   );
 }
 
+/**
+ * `frame` as raw PCM16 (a WAV-wrapped frame unwrapped), checked: a sample rate from 8 kHz to
+ * {@link MAX_INPUT_SAMPLE_RATE}, 1 to {@link MAX_INPUT_CHANNELS} channels, whole samples. Throws
+ * {@link InputAudioError} naming what is wrong.
+ */
+export function checkInputFrame(frame: InputAudioFrame): InputAudioFrame {
+  let { audio, sampleRate, numChannels } = frame;
+  if (startsWithRiff(audio)) {
+    try {
+      const wav = decodeWav(audio);
+      ({ pcm: audio, sampleRate, channels: numChannels } = wav);
+    } catch (err) {
+      if (err instanceof WavFormatError) throw new InputAudioError(`audio frame: ${err.message}`);
+      throw err;
+    }
+  }
+  if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > MAX_INPUT_SAMPLE_RATE) {
+    throw new InputAudioError(
+      `audio frame sample_rate must be an integer from 8000 to ${MAX_INPUT_SAMPLE_RATE}, got ${sampleRate}`,
+    );
+  }
+  if (!Number.isInteger(numChannels) || numChannels < 1 || numChannels > MAX_INPUT_CHANNELS) {
+    throw new InputAudioError(
+      `audio frame num_channels must be 1 to ${MAX_INPUT_CHANNELS}, got ${numChannels}`,
+    );
+  }
+  if (audio.length % (2 * numChannels) !== 0) {
+    throw new InputAudioError(
+      `audio frame holds ${audio.length} bytes, not a whole number of ${numChannels}-channel 16-bit samples`,
+    );
+  }
+  return audio === frame.audio ? frame : { audio, sampleRate, numChannels };
+}
+
 /** Converts received frames into the 16 kHz mono stream, keeping resampler state between frames. */
 export class InputAudioNormalizer {
   readonly outputRate: number;
@@ -52,31 +86,7 @@ export class InputAudioNormalizer {
 
   /** The frame's audio as mono PCM16 at {@link outputRate}; throws {@link InputAudioError}. */
   async convert(frame: InputAudioFrame): Promise<Uint8Array> {
-    let { audio, sampleRate, numChannels } = frame;
-    if (startsWithRiff(audio)) {
-      try {
-        const wav = decodeWav(audio);
-        ({ pcm: audio, sampleRate, channels: numChannels } = wav);
-      } catch (err) {
-        if (err instanceof WavFormatError) throw new InputAudioError(`audio frame: ${err.message}`);
-        throw err;
-      }
-    }
-    if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > MAX_INPUT_SAMPLE_RATE) {
-      throw new InputAudioError(
-        `audio frame sample_rate must be an integer from 8000 to ${MAX_INPUT_SAMPLE_RATE}, got ${sampleRate}`,
-      );
-    }
-    if (!Number.isInteger(numChannels) || numChannels < 1 || numChannels > MAX_INPUT_CHANNELS) {
-      throw new InputAudioError(
-        `audio frame num_channels must be 1 to ${MAX_INPUT_CHANNELS}, got ${numChannels}`,
-      );
-    }
-    if (audio.length % (2 * numChannels) !== 0) {
-      throw new InputAudioError(
-        `audio frame holds ${audio.length} bytes, not a whole number of ${numChannels}-channel 16-bit samples`,
-      );
-    }
+    const { audio, sampleRate, numChannels } = checkInputFrame(frame);
     const mono = downmixPcm16ToMono(audio, numChannels);
     if (sampleRate === this.outputRate) {
       this.#dropResampler();

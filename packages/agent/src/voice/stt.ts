@@ -26,8 +26,11 @@ export interface SttSession {
   readonly sampleRate: number;
   /** Samples written so far: the stream's current position. */
   readonly samples: number;
-  /** Feed PCM16 bytes of the continuous stream, silence included. */
-  write(pcm: Uint8Array): void;
+  /**
+   * Feed PCM16 bytes of the continuous stream, silence included. An engine that reads slower
+   * than it is fed returns a promise that resolves once it can take more (back-pressure).
+   */
+  write(pcm: Uint8Array): void | Promise<void>;
   /**
    * Speech started at `sample` (default: the current position). An utterance
    * still open is ended first. Returns the new utterance's number.

@@ -96,16 +96,21 @@ export class UserListener {
     return this.#dictation !== undefined;
   }
 
-  /** Hear mono PCM16 at the VAD's rate (the continuous stream, silence included). */
-  write(pcm: Uint8Array): void {
+  /**
+   * Hear mono PCM16 at the VAD's rate (the continuous stream, silence included). A returned
+   * promise is the recognizer's back-pressure: it resolves once the recognizer has taken the audio.
+   */
+  write(pcm: Uint8Array): void | Promise<void> {
     if (this.#closed) return;
     const events = this.#vad.process(pcm);
+    let taken: void | Promise<void> = undefined;
     try {
-      this.#stt?.write(pcm);
+      taken = this.#stt?.write(pcm);
     } catch (err) {
       this.#sink.error(err);
     }
     for (const event of events) this.#onVad(event);
+    return taken?.catch((err: unknown) => this.#sink.error(err));
   }
 
   #onVad(event: VadEvent): void {

@@ -40,6 +40,11 @@ export function serveCommand(): Command {
     )
     .option('--max-sessions <n>', 'most sessions at once')
     .option(
+      '--max-voice-sessions <n>',
+      'most sessions listening at once, each with its own recognizer; the next is told its audio ' +
+        'is not heard (default: 4 per core, within half the memory)',
+    )
+    .option(
       '--metrics-port <port>',
       'serve GET /metrics (and /healthz, /readyz) on this port instead of --port',
     )

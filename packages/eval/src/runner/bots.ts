@@ -83,6 +83,8 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
     logger: options.logger ?? silentLogger,
     // The bridge keeps one connection per scenario: a session ends with it (and frees its db).
     resumeGraceMs: 0,
+    // The run's --concurrency bounds its sessions; the bots listen to every one of them.
+    maxVoiceSessions: Number.POSITIVE_INFINITY,
   };
   /** A bot with its own registry of the run's domains and the given brain. */
   const listen = (model: (host: ConversationHost) => ChatModel, voice?: VoiceOptions) =>
