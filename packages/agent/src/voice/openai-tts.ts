@@ -92,6 +92,7 @@ class OpenAITextToSpeech implements TextToSpeech {
 
   /** One request: its audio as the endpoint streams it, resampled, split samples rejoined. */
   private async *attempt({ request, signal, deadlines }: Attempt): AsyncIterable<Uint8Array> {
+    if (signal?.aborted) throw abortReason(signal);
     const controller = new AbortController();
     const abort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
