@@ -16,6 +16,12 @@ import type {
 } from '@scenaro/sdk/protocol';
 import { executeToolByName } from '../scenario/tool-executor.js';
 import type { ToolCallOutcome } from '../scenario/tool-executor.js';
+import {
+  argumentsObject,
+  frontendOutcome,
+  notRunOutcome,
+  parseToolArguments,
+} from './tool-outcomes.js';
 import type { ContextMessage, ContextToolCall } from './context.js';
 import type { Conversation, ConversationHost, SendTextOptions, SpeechOutput } from './hook.js';
 import type { ChatModel, ChatToolSpec, ChatUsage } from './model.js';
@@ -336,6 +342,10 @@ export class ConversationEngine implements Conversation {
     return { text, toolCalls };
   }
 
+  /**
+   * Run one model response's tool calls: together when every tool may run concurrently, else
+   * one after another. Once the turn is interrupted, the calls not started yet do not run.
+   */
   async #runTools(
     calls: ContextToolCall[],
     signal: AbortSignal,
@@ -361,53 +371,48 @@ export class ConversationEngine implements Conversation {
     return calls.map((call, i) => ({ call, outcome: outcomes[i] as ToolCallOutcome }));
   }
 
+  /**
+   * Run one tool call and report it. A call reached after the turn was interrupted does not run
+   * and is reported cancelled; a call that ran is reported cancelled only when the interruption
+   * stopped it before it changed anything.
+   */
   async #runTool(call: ContextToolCall, signal: AbortSignal): Promise<ToolCallOutcome> {
     const name = call.function.name;
     const level = this.#reportLevel(name);
-    let args: unknown;
-    try {
-      args = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
-    } catch (err) {
-      args = undefined;
-      const error = `Invalid arguments for ${name}: not valid JSON (${(err as Error).message})`;
-      this.#reportStopped(call, level, { error }, false);
-      return { ok: false, result: undefined, modelResult: { error }, error, args: {} };
+    const parsed = parseToolArguments(call);
+    if (!parsed.ok) {
+      this.#reportStopped(call, level, parsed.outcome.modelResult, false);
+      return parsed.outcome;
     }
-    if (level !== 'DISABLED') {
-      const data: LLMFunctionCallInProgressData = { tool_call_id: call.id };
-      if (level === 'NAME' || level === 'FULL') data.function_name = name;
-      if (level === 'FULL' && args && typeof args === 'object')
-        data.arguments = args as Record<string, unknown>;
-      this.#host.emit('llm-function-call-in-progress', data);
+    const { args } = parsed;
+    const argsObject = argumentsObject(args) ?? {};
+    this.#reportInProgress(call, level, args);
+    if (signal.aborted) {
+      const outcome = notRunOutcome(signal, argsObject);
+      this.#reportStopped(call, level, outcome.modelResult, true);
+      return outcome;
     }
     this.#toolCallsInFlight++;
     try {
       const bound = this.#host.state.tools.get(name);
-      let outcome: ToolCallOutcome;
       if (bound?.tool.kind === 'frontend' && this.#frontend && this.#browserHas(bound.tool)) {
-        const answer = await this.#frontend(name, (args ?? {}) as Record<string, unknown>, signal);
-        outcome = answer.ok
-          ? {
-              ok: true,
-              result: answer.result,
-              modelResult: answer.result,
-              args: (args ?? {}) as Record<string, unknown>,
-            }
-          : {
-              ok: false,
-              result: undefined,
-              modelResult: answer.result,
-              error: JSON.stringify(answer.result),
-              args: (args ?? {}) as Record<string, unknown>,
-            };
-      } else {
-        outcome = await executeToolByName(this.#host.state, name, args, {
-          signal,
-          onAction: (action, domain) => this.#host.actionApplied(action, domain),
-          onServerMessage: (data) => this.#host.push(data),
-        });
+        const answer = await this.#frontend(name, argsObject, signal);
+        // The browser's answer to an interrupted call is its cancellation.
+        this.#reportStopped(call, level, answer.result, !answer.ok && signal.aborted);
+        return frontendOutcome(answer, argsObject);
       }
-      this.#reportStopped(call, level, outcome.modelResult, signal.aborted);
+      let actions = 0;
+      const outcome = await executeToolByName(this.#host.state, name, args, {
+        signal,
+        onAction: (action, domain) => {
+          actions++;
+          this.#host.actionApplied(action, domain);
+        },
+        onServerMessage: (data) => this.#host.push(data),
+      });
+      // A tool that completed, or recorded an action before failing, ran: it is not cancelled.
+      const stopped = signal.aborted && !outcome.ok && actions === 0;
+      this.#reportStopped(call, level, outcome.modelResult, stopped);
       return outcome;
     } finally {
       this.#toolCallsInFlight--;
@@ -417,6 +422,15 @@ export class ConversationEngine implements Conversation {
         for (const wake of waiters) wake();
       }
     }
+  }
+
+  #reportInProgress(call: ContextToolCall, level: FunctionCallReportLevel, args: unknown): void {
+    if (level === 'DISABLED') return;
+    const data: LLMFunctionCallInProgressData = { tool_call_id: call.id };
+    if (level === 'NAME' || level === 'FULL') data.function_name = call.function.name;
+    const shown = argumentsObject(args);
+    if (level === 'FULL' && shown) data.arguments = shown;
+    this.#host.emit('llm-function-call-in-progress', data);
   }
 
   /** Run a frontend tool in the browser only when the browser announced its method. */

@@ -105,7 +105,7 @@ describe('BotSpeaker', () => {
     expect(texts(sink, 'bot-tts-text')).toEqual(['Okay.']);
   });
 
-  it('skips a sentence the engine fails on, reports it, and goes on', async () => {
+  it('skips the audio of a sentence the engine fails on, sends its text, reports it, and goes on', async () => {
     const failing: TextToSpeech = {
       name: 'flaky',
       sampleRate: flite.sampleRate,
@@ -127,6 +127,13 @@ describe('BotSpeaker', () => {
     await speaker.idle();
     expect(failures).toEqual(['This will fail.: engine down']);
     expect(texts(sink, 'bot-tts-text')).toEqual(['First one.', ' Last one.']);
+    // The failed sentence still reaches the client, as text not spoken.
+    const outputs = sink.events.filter((e) => e.type === 'bot-output').map((e) => e.data);
+    expect(outputs).toMatchObject([
+      { text: 'First one.', spoken: true },
+      { text: 'This will fail.', spoken: false, will_be_spoken: false },
+      { text: 'Last one.', spoken: true },
+    ]);
     expect(sink.events.at(-1)?.type).toBe('bot-stopped-speaking');
   });
 

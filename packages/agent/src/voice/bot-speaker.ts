@@ -11,6 +11,10 @@
  * text), then at the end of
  * the reply `bot-tts-stopped` and `bot-stopped-speaking`.
  *
+ * A sentence the TTS fails on is reported to `onError` and still reaches the
+ * client as text: `bot-output {spoken: false}` (no `bot-tts-text`, which
+ * carries only what was spoken); the reply goes on with the next sentence.
+ *
  * An interruption (barge-in, reset) drops the sentence playing and every
  * pending one at once.
  */
@@ -49,7 +53,7 @@ export interface BotSpeakerOptions {
   chunkMs?: number;
   /** How far ahead of its play time the clock lets a frame go (the clock's `leadMs`). @default 0 */
   leadMs?: number;
-  /** Called on failures (the reply goes on without the failed sentence). */
+  /** Called on failures (the reply goes on without the failed sentence's audio). */
   onError?: (err: unknown, sentence: string) => void;
   /** Called when a reply's first frame goes out. */
   onFirstFrame?: (marks: SpeechMarks) => void;
@@ -206,7 +210,7 @@ export class BotSpeaker {
         }
       } catch (err) {
         if (isAbort(err, signal)) return;
-        if (item !== END_OF_REPLY) this.#options.onError?.(err, item);
+        if (item !== END_OF_REPLY) this.#unspoken(item, err);
       }
     }
   }
@@ -256,6 +260,17 @@ export class BotSpeaker {
     this.#sink.emit('metrics', {
       characters: [{ processor: `${this.#tts.name}-tts`, value: sentence.length }],
     });
+  }
+
+  /** The TTS failed on `sentence`: its text goes out unspoken, and the failure is reported. */
+  #unspoken(sentence: string, err: unknown): void {
+    this.#sink.emit('bot-output', {
+      text: sentence,
+      spoken: false,
+      will_be_spoken: false,
+      aggregated_by: 'sentence',
+    });
+    this.#options.onError?.(err, sentence);
   }
 
   /**

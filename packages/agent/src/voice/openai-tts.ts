@@ -4,16 +4,27 @@
  * 16-bit little-endian mono): the response body is streamed, so audio is
  * yielded as the endpoint produces it. Endpoints whose PCM has another rate
  * are resampled to 24 kHz (`endpointSampleRate`).
+ *
+ * An endpoint that accepts the request and then hangs does not keep the bot
+ * silent: the first byte is due within `firstByteTimeoutMs` (an attempt that
+ * gets none is tried once more), and the whole call within `totalTimeoutMs` of
+ * waiting; past either, the synthesis fails with a `SpeechEngineError`.
  */
 import { abortReason } from './engine-errors.js';
-import { createOpenAIAudioClient, toSpeechEngineError } from './openai-audio.js';
-import type { OpenAIAudioOptions } from './openai-audio.js';
+import type { SpeechCreateParams } from 'openai/resources/audio/speech';
+import {
+  AudioCallDeadlines,
+  FIRST_BYTE_TIMEOUT,
+  createOpenAIAudioClient,
+  toSpeechEngineError,
+} from './openai-audio.js';
+import type { AudioDeadlineOptions, OpenAIAudioOptions } from './openai-audio.js';
 import { OUTPUT_SAMPLE_RATE } from './pcm.js';
 import { Resampler } from './resampler.js';
 import type { SynthesizeOptions, TextToSpeech } from './tts.js';
 
 /** Options of the OpenAI-compatible synthesizer. */
-export interface OpenAITtsOptions extends OpenAIAudioOptions {
+export interface OpenAITtsOptions extends OpenAIAudioOptions, AudioDeadlineOptions {
   /** Model (default `tts-1`). */
   model?: string;
   /** Voice (default `alloy`). */
@@ -26,6 +37,13 @@ export interface OpenAITtsOptions extends OpenAIAudioOptions {
   endpointSampleRate?: number;
   /** Output sample rate (default 24000). */
   sampleRate?: number;
+}
+
+/** What one attempt needs: the request body, the caller's signal and the call's deadlines. */
+interface Attempt {
+  request: SpeechCreateParams;
+  signal: AbortSignal | undefined;
+  deadlines: AudioCallDeadlines;
 }
 
 class OpenAITextToSpeech implements TextToSpeech {
@@ -46,38 +64,54 @@ class OpenAITextToSpeech implements TextToSpeech {
     const input = text.trim();
     if (input === '') return;
     const { speed, instructions } = this.options;
-    let body: ReadableStream<Uint8Array>;
-    try {
-      const response = await this.client.audio.speech.create(
-        {
-          model: this.options.model ?? 'tts-1',
-          voice: this.options.voice ?? 'alloy',
-          input,
-          response_format: 'pcm',
-          ...(speed === undefined ? {} : { speed }),
-          ...(instructions === undefined ? {} : { instructions }),
-        },
-        signal ? { signal } : {},
-      );
-      if (!response.body) throw new Error('speech response has no body');
-      body = response.body;
-    } catch (error) {
-      throw toSpeechEngineError('openai-tts', error, this.timeoutMs, signal);
-    }
-    const inputRate = this.options.endpointSampleRate ?? OUTPUT_SAMPLE_RATE;
-    const resampler = await Resampler.create({ inputRate, outputRate: this.sampleRate });
-    const reader = body.getReader();
-    let odd: number | undefined; // a sample split across two network chunks
-    try {
-      while (true) {
-        let result: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          result = await reader.read();
-        } catch (error) {
-          throw toSpeechEngineError('openai-tts', error, this.timeoutMs, signal);
+    const request: SpeechCreateParams = {
+      model: this.options.model ?? 'tts-1',
+      voice: this.options.voice ?? 'alloy',
+      input,
+      response_format: 'pcm',
+      ...(speed === undefined ? {} : { speed }),
+      ...(instructions === undefined ? {} : { instructions }),
+    };
+    const deadlines = new AudioCallDeadlines('openai-tts', this.options);
+    const retries = Math.min(1, this.options.maxRetries ?? 2);
+    for (let attempt = 0; ; attempt++) {
+      let answered = false;
+      try {
+        for await (const chunk of this.attempt({ request, signal, deadlines })) {
+          answered = true;
+          yield chunk;
         }
-        if (signal?.aborted) throw abortReason(signal);
+        return;
+      } catch (error) {
+        // Only an attempt that never answered is tried again: the audio given so far was played.
+        const again = !answered && attempt < retries && !deadlines.spent;
+        if (!again || (error as { code?: unknown }).code !== FIRST_BYTE_TIMEOUT) throw error;
+      }
+    }
+  }
+
+  /** One request: its audio as the endpoint streams it, resampled, split samples rejoined. */
+  private async *attempt({ request, signal, deadlines }: Attempt): AsyncIterable<Uint8Array> {
+    if (signal?.aborted) throw abortReason(signal);
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    const cut = () => controller.abort(new Error('deadline passed'));
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let resampler: Resampler | undefined;
+    try {
+      deadlines.startAttempt();
+      reader = await deadlines.wait(this.request(request, controller.signal, signal), cut);
+      const inputRate = this.options.endpointSampleRate ?? OUTPUT_SAMPLE_RATE;
+      resampler = await Resampler.create({ inputRate, outputRate: this.sampleRate });
+      let odd: number | undefined; // a sample split across two network chunks
+      while (true) {
+        const result = await deadlines.wait(this.read(reader, signal), () => {
+          cut();
+          void reader?.cancel().catch(() => {});
+        });
         if (result.done) break;
+        deadlines.firstByte();
         let bytes = result.value;
         if (odd !== undefined) {
           const joined = new Uint8Array(bytes.length + 1);
@@ -96,9 +130,40 @@ class OpenAITextToSpeech implements TextToSpeech {
       const tail = resampler.flushPcm16();
       if (tail.length > 0) yield tail;
     } finally {
-      resampler.destroy();
-      await reader.cancel().catch(() => {});
+      signal?.removeEventListener('abort', abort);
+      resampler?.destroy();
+      await reader?.cancel().catch(() => {});
     }
+  }
+
+  /** Send the request; its response body. */
+  private async request(
+    request: SpeechCreateParams,
+    attemptSignal: AbortSignal,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+    try {
+      const response = await this.client.audio.speech.create(request, { signal: attemptSignal });
+      if (!response.body) throw new Error('speech response has no body');
+      return response.body.getReader();
+    } catch (error) {
+      throw toSpeechEngineError('openai-tts', error, this.timeoutMs, signal);
+    }
+  }
+
+  /** The next piece of the body. */
+  private async read(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadableStreamReadResult<Uint8Array>> {
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await reader.read();
+    } catch (error) {
+      throw toSpeechEngineError('openai-tts', error, this.timeoutMs, signal);
+    }
+    if (signal?.aborted) throw abortReason(signal);
+    return result;
   }
 
   close(): Promise<void> {
