@@ -108,9 +108,10 @@ describe('PocketSphinx adapter faults', () => {
     await own(session).write(silencePcm16(1600));
     const transcripts = await Promise.all(finals);
     expect(transcripts.map((t) => t.text)).toEqual(finals.map(() => ''));
-    // Once per start of the timer and once per expiry: a handful, where re-arming every final
-    // on every line read it 200,000 times.
-    expect(reads.mock.calls.length).toBeLessThan(50);
+    // Once per start of the timer and once per expiry (a handful; a loaded machine that stretches
+    // the flood over seconds adds one per timeout), where re-arming every final on every line
+    // read it 200,000 times.
+    expect(reads.mock.calls.length).toBeLessThan(200);
     await session.close();
     await stt.close();
   });

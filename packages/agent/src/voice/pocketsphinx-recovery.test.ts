@@ -1,6 +1,7 @@
 /**
  * The real PocketSphinx killed in the middle of an utterance: the session
  * says so once, starts another recognizer and transcribes what is said next.
+ * And a long utterance after a long leading silence keeps its last words.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pocketsphinxMissing, speak } from '../testing/voice-checks.js';
@@ -18,12 +19,18 @@ describe.skipIf(!runs)('PocketSphinx recovery', () => {
   let stt: SpeechToText;
   let first: Uint8Array;
   let second: Uint8Array;
+  let long: Uint8Array;
   beforeAll(async () => {
     if (missing) throw missing;
     stt = createPocketsphinxSpeechToText({ poolSize: 0 });
     const tts = createFliteTextToSpeech({ voice: 'kal16' });
     first = await speak(tts, 'I would like to book a table for two people tonight');
     second = await speak(tts, 'what time does the last train leave');
+    long = await speak(
+      tts,
+      'I would like to change my flight to Boston next Tuesday morning please. ' +
+        'I also need a window seat and a vegetarian meal. Thank you very much, goodbye.',
+    );
   });
   afterAll(() => stt?.close());
 
@@ -71,6 +78,21 @@ describe.skipIf(!runs)('PocketSphinx recovery', () => {
     expect(String(errors[0])).toMatch(
       /PocketSphinx failed: it exited \(SIGKILL\).*a new recognizer takes over/,
     );
+    await session.close();
+  });
+
+  it('hears the last words of a long utterance after a long leading silence', async () => {
+    const session = await stt.openSession();
+    const silence = silencePcm16(16_000 * 12);
+    session.write(silence);
+    session.startUtterance();
+    session.write(long);
+    session.write(silencePcm16(8000));
+    const final = session.endUtterance();
+    session.write(silencePcm16(16_000));
+    const { text } = await final;
+    expect(text).toMatch(/flight/);
+    expect(text).toMatch(/goodbye/);
     await session.close();
   });
 });

@@ -286,8 +286,16 @@ export class PocketsphinxSession extends UtteranceSession {
       return;
     }
     this.restarts.push(now);
+    let next: RecognizerProcess;
+    try {
+      next = this.start();
+    } catch (error) {
+      this.gaveUp = true;
+      this.report(`${cause}; no new recognizer could start: ${(error as Error).message}`);
+      return;
+    }
     this.report(`${cause}; a new recognizer takes over`);
-    this.feed = this.attach(this.start());
+    this.feed = this.attach(next);
   }
 
   /** Report a failure once: the next write throws it, or the next final rejects with it. */
