@@ -116,6 +116,35 @@ describe('PocketSphinx adapter faults', () => {
     await stt.close();
   });
 
+  it('keeps a final waiting while the recognizer decodes silently, and gives it once it stops', async () => {
+    const done = join(dir, 'busy-done');
+    const binary = await recognizer('busy.sh', [
+      READY,
+      'head -c 3200 > /dev/null',
+      // Busy for a second or more (CPU, no output), then idle.
+      'i=0; while [ $i -lt 1500000 ]; do i=$((i + 1)); done',
+      `touch ${done}`,
+      'cat > /dev/null',
+    ]);
+    const stt = engine(binary, { finalTimeoutMs: 300 });
+    const session = await stt.openSession();
+    session.startUtterance(16_000);
+    const final = session.endUtterance(32_000);
+    await own(session).write(silencePcm16(1600));
+    const started = performance.now();
+    await expect(final).resolves.toMatchObject({ text: '' });
+    const waited = performance.now() - started;
+    expect(
+      await readFile(done, 'utf8').then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
+    expect(waited).toBeGreaterThan(300);
+    await session.close();
+    await stt.close();
+  });
+
   it('holds back a writer while the recognizer does not read: what waits for it stays bounded', async () => {
     const go = join(dir, 'go');
     const binary = await recognizer('slow.sh', [
