@@ -177,11 +177,6 @@ export class RecognizerProcess {
     return this.#drained;
   }
 
-  /** Bytes written and not yet taken by the process (Node's buffer of its input). */
-  get buffered(): number {
-    return this.#child.stdin.writableLength;
-  }
-
   /** End its input: it recognizes what it was given and exits. */
   end(): void {
     this.#child.stdin.end();
