@@ -8,7 +8,13 @@
  *
  * A process can wait unreferenced (it does not keep Node's event loop alive)
  * until a session takes it; it ends by itself when this process's end of its
- * stdin closes, so it never outlives the process that started it.
+ * stdin closes, so it never outlives the process that started it. One that has
+ * not loaded its models within its start timeout is killed, so no start waits
+ * forever.
+ *
+ * Audio written waits in Node's stream buffer while the recognizer lags;
+ * `write` says when that buffer is over its high-water mark (its promise
+ * resolves once it has drained), so a feeder that waits keeps it bounded.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
@@ -38,6 +44,14 @@ export interface RecognizerListener {
 
 const QUIET: RecognizerListener = { stdout: () => {}, stderr: () => {}, error: () => {} };
 
+/** Options of a {@link RecognizerProcess}. */
+export interface RecognizerProcessOptions {
+  /** Kill it if it has not loaded its models (logged its ready line) after this long (ms). */
+  startTimeoutMs?: number;
+}
+
+const DRAINED: Promise<void> = Promise.resolve();
+
 /** A started `pocketsphinx_continuous`. */
 export class RecognizerProcess {
   readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
@@ -45,10 +59,14 @@ export class RecognizerProcess {
   #listener: RecognizerListener = QUIET;
   #ready = false;
   #exit: RecognizerExit | undefined;
+  #startTimer: ReturnType<typeof setTimeout> | undefined;
+  #drained: Promise<void> | undefined;
+  /** Why it was stopped before it could load, if it was. */
+  #startFailure: string | undefined;
   /** Resolves once the process has exited and its output has been read. */
   readonly exited: Promise<RecognizerExit>;
 
-  constructor(binary: string, args: readonly string[]) {
+  constructor(binary: string, args: readonly string[], options: RecognizerProcessOptions = {}) {
     this.#child = spawn(
       'bash',
       ['-c', 'exec "$0" "$@" < <(exec cat 2>/dev/null)', binary, ...args],
@@ -59,7 +77,10 @@ export class RecognizerProcess {
       this.#listener.stdout(line),
     );
     createInterface({ input: this.#child.stderr }).on('line', (line) => {
-      if (!this.#ready && READY_LINE.test(line)) this.#ready = true;
+      if (!this.#ready && READY_LINE.test(line)) {
+        this.#ready = true;
+        clearTimeout(this.#startTimer);
+      }
       this.#stderrTail.push(line);
       if (this.#stderrTail.length > 20) this.#stderrTail.shift();
       this.#listener.stderr(line);
@@ -75,6 +96,22 @@ export class RecognizerProcess {
         resolve(this.#exit);
       });
     });
+    void this.exited.then(() => clearTimeout(this.#startTimer));
+    if (options.startTimeoutMs !== undefined) this.#armStart(options.startTimeoutMs);
+  }
+
+  #armStart(timeoutMs: number): void {
+    this.#startTimer = setTimeout(() => {
+      if (this.#ready || !this.running) return;
+      this.#startFailure = `it did not load its models within ${timeoutMs} ms`;
+      this.kill();
+    }, timeoutMs);
+    this.#startTimer.unref();
+  }
+
+  /** Why it was killed before it loaded (its start timeout passed), if it was. */
+  get startFailure(): string | undefined {
+    return this.#startFailure;
   }
 
   /** The recognizer's process id (undefined if it could not be started). */
@@ -119,8 +156,25 @@ export class RecognizerProcess {
     }
   }
 
-  write(pcm: Uint8Array): void {
-    this.#child.stdin.write(pcm);
+  /**
+   * Give it audio. Resolves at once while the audio waiting for it is under the stream's
+   * high-water mark, else once that has drained (or the process has gone); never rejects
+   * (a failed write is reported to the listener's `error`).
+   */
+  write(pcm: Uint8Array): Promise<void> {
+    const stdin = this.#child.stdin;
+    if (stdin.write(pcm) || stdin.destroyed) return DRAINED;
+    this.#drained ??= new Promise<void>((resolve) => {
+      const done = (): void => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        this.#drained = undefined;
+        resolve();
+      };
+      stdin.on('drain', done);
+      stdin.on('close', done);
+    });
+    return this.#drained;
   }
 
   /** End its input: it recognizes what it was given and exits. */

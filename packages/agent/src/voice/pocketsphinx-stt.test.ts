@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpeechEngineError, SpeechEngineUnavailableError } from './engine-errors.js';
+import { SpeechEngineUnavailableError } from './engine-errors.js';
 import { createNoneSpeechToText } from './none-stt.js';
 import { silencePcm16 } from './pcm.js';
 import { PocketsphinxOutputParser } from './pocketsphinx-output.js';
@@ -131,22 +131,6 @@ describe('PocketSphinx adapter', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     await session.close();
     expect(() => session.write(silencePcm16(10))).toThrow(/closed/);
-    await stt.close();
-  });
-
-  it('rejects pending finals when the recognizer dies, with its error lines', async () => {
-    const binary = await fakeRecognizer(
-      'crash.sh',
-      'echo "ERROR: acmod.c(83): model broken" >&2\nexit 1',
-    );
-    const stt = createPocketsphinxSpeechToText({ binary, hmm: dir, lm: binary, dict: binary });
-    const session = await stt.openSession();
-    session.startUtterance(0);
-    const final = session.endUtterance(16_000);
-    await expect(final).rejects.toBeInstanceOf(SpeechEngineError);
-    await expect(final).rejects.toThrow(/PocketSphinx failed: .*model broken/);
-    expect(() => session.write(silencePcm16(256))).toThrow(/model broken/);
-    await session.close();
     await stt.close();
   });
 });

@@ -10,23 +10,23 @@
  *
  * The process segments speech with its own VAD and prints each segment's
  * words with stream times. Words are assigned to the
- * caller's utterances by those times; an ended utterance is final once the
+ * caller's utterances by those times (checked against the audio fed, see
+ * `pocketsphinx-placement.ts`); an ended utterance is final once the
  * recognizer has printed a segment reaching past its end (about 0.3-0.6 s of
  * audio after the speech stopped), or after `finalTimeoutMs` of waiting when
  * it prints nothing and uses no CPU (the caller's VAD heard speech the
- * recognizer did not, or the stream stopped right after the speech).
+ * recognizer did not, or the stream stopped right after the speech). A
+ * recognizer that dies or never loads is replaced, a bounded number of times
+ * (`pocketsphinx-session.ts`).
  */
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { SpeechEngineError, SpeechEngineUnavailableError } from './engine-errors.js';
-import { INPUT_SAMPLE_RATE, msToSamples } from './pcm.js';
-import { PocketsphinxOutputParser } from './pocketsphinx-output.js';
-import type { RecognizedSegment, RecognizedWord } from './pocketsphinx-output.js';
+import { SpeechEngineUnavailableError } from './engine-errors.js';
+import { INPUT_SAMPLE_RATE } from './pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
+import { PocketsphinxSession } from './pocketsphinx-session.js';
 import { RecognizerPool } from './recognizer-pool.js';
 import type { SpeechToText, SttSession } from './stt.js';
-import { UtteranceSession } from './utterance-session.js';
-import type { TrackedUtterance } from './utterance-session.js';
 
 const DEBIAN_HINT =
   'install the Debian packages pocketsphinx and pocketsphinx-en-us (apt-get install pocketsphinx pocketsphinx-en-us)';
@@ -65,6 +65,16 @@ export interface PocketsphinxOptions {
    * CPU, i.e. still decoding on a busy machine; default 3000 ms).
    */
   finalTimeoutMs?: number;
+  /**
+   * Kill a recognizer that has not loaded its models after this long and report it (default
+   * 30000 ms).
+   */
+  startTimeoutMs?: number;
+  /**
+   * How many times a minute a session replaces a recognizer that died (default 3); one more
+   * death and the session reports that it gave up and hears nothing more.
+   */
+  maxRestartsPerMinute?: number;
 }
 
 interface ResolvedOptions {
@@ -75,6 +85,8 @@ interface ResolvedOptions {
   extraArgs: string[];
   boundaryMarginMs: number;
   finalTimeoutMs: number;
+  startTimeoutMs: number;
+  maxRestartsPerMinute: number;
   poolSize: number;
   poolIdleMs: number;
 }
@@ -206,13 +218,6 @@ async function checkArgs(binary: string, options: ResolvedOptions): Promise<void
     );
 }
 
-interface PendingFinal {
-  utterance: TrackedUtterance;
-  resolve: (text: string) => void;
-  reject: (error: Error) => void;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
-
 /** The command line of a recognizer fed 16 kHz PCM on its standard input (or from `infile`). */
 function recognizerArgs(options: ResolvedOptions, infile = '/dev/stdin'): string[] {
   return [
@@ -224,167 +229,6 @@ function recognizerArgs(options: ResolvedOptions, infile = '/dev/stdin'): string
     '-dict', options.dict,
     ...mergeRecognizerArgs([...DITHER_ARGS, ...DEFAULT_POCKETSPHINX_ARGS], options.extraArgs),
   ]; // prettier-ignore
-}
-
-class PocketsphinxSession extends UtteranceSession {
-  private readonly parser = new PocketsphinxOutputParser();
-  /** Utterances that may still receive words, with the words they got. */
-  private readonly utterances = new Map<
-    number,
-    { utterance: TrackedUtterance; words: RecognizedWord[] }
-  >();
-  private readonly pending = new Map<number, PendingFinal>();
-  /** Stream position (samples) the recognizer has printed results up to. */
-  private processed = 0;
-  private failure: Error | undefined;
-  private readonly exited: Promise<void>;
-
-  constructor(
-    private readonly recognizer: RecognizerProcess,
-    private readonly options: ResolvedOptions,
-  ) {
-    super(INPUT_SAMPLE_RATE);
-    recognizer.listen({
-      stdout: (line) => {
-        this.active();
-        for (const segment of this.parser.push(line)) this.onSegment(segment);
-      },
-      stderr: () => this.active(),
-      error: (error) => this.fail(error),
-    });
-    this.exited = recognizer.exited.then(({ code, signal }) => {
-      for (const segment of this.parser.finish()) this.onSegment(segment);
-      if (!this.closed) {
-        const how = signal ?? `code ${code}`;
-        const errors = recognizer.errorLines();
-        this.fail(new Error(`pocketsphinx exited (${how}) ${errors.join(' | ')}`.trim()));
-      }
-      // Closing: everything written has been recognised.
-      this.processed = Number.POSITIVE_INFINITY;
-      this.settle();
-    });
-  }
-
-  protected onAudio(pcm: Uint8Array): void {
-    if (this.failure) throw this.failure;
-    this.recognizer.write(pcm);
-  }
-
-  protected override onStart(utterance: TrackedUtterance): void {
-    this.utterances.set(utterance.utterance, { utterance, words: [] });
-  }
-
-  protected transcribe(utterance: TrackedUtterance): Promise<string> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      const final: PendingFinal = { utterance, resolve, reject, timer: undefined };
-      this.pending.set(utterance.utterance, final);
-      this.settle();
-      if (this.pending.has(utterance.utterance)) this.arm(final);
-    });
-  }
-
-  /** The recognizer printed something: it is alive, so the finals' waits start over. */
-  private active(): void {
-    for (const final of this.pending.values()) this.arm(final);
-  }
-
-  /**
-   * Give `final` as it is after `finalTimeoutMs` without a word from the
-   * recognizer (counted once its models are loaded: loading prints nothing
-   * for seconds on a busy machine).
-   */
-  private arm(final: PendingFinal): void {
-    clearTimeout(final.timer);
-    if (!this.recognizer.ready) return;
-    let cpu = this.recognizer.cpuTicks();
-    const expire = (): void => {
-      // Still decoding (a busy machine delays its output): wait on while it works.
-      const now = this.recognizer.cpuTicks();
-      if (now !== undefined && cpu !== undefined && now > cpu) {
-        cpu = now;
-        final.timer = setTimeout(expire, this.options.finalTimeoutMs);
-        return;
-      }
-      this.pending.delete(final.utterance.utterance);
-      final.resolve(this.finish(final.utterance));
-    };
-    final.timer = setTimeout(expire, this.options.finalTimeoutMs);
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.recognizer.end();
-    const killer = setTimeout(() => this.recognizer.kill(), this.options.finalTimeoutMs);
-    await this.exited;
-    clearTimeout(killer);
-    for (const final of this.pending.values()) {
-      clearTimeout(final.timer);
-      final.resolve(this.finish(final.utterance));
-    }
-    this.pending.clear();
-  }
-
-  private onSegment(segment: RecognizedSegment): void {
-    const margin = msToSamples(this.options.boundaryMarginMs, this.sampleRate);
-    const touched = new Set<number>();
-    for (const word of segment.words) {
-      const mid = ((word.start + word.end) / 2) * this.sampleRate;
-      let best: { id: number; distance: number } | undefined;
-      for (const [id, { utterance }] of this.utterances) {
-        const end = utterance.endSample ?? Number.POSITIVE_INFINITY;
-        const distance =
-          mid < utterance.startSample ? utterance.startSample - mid : Math.max(0, mid - end);
-        if (distance <= margin && (!best || distance < best.distance)) best = { id, distance };
-      }
-      if (!best) continue;
-      this.utterances.get(best.id)!.words.push(word);
-      touched.add(best.id);
-    }
-    this.processed = Math.max(this.processed, Math.round(segment.end * this.sampleRate));
-    for (const id of touched) {
-      const entry = this.utterances.get(id)!;
-      if (!this.pending.has(id)) this.emitInterim(entry.utterance, this.text(entry.words));
-    }
-    this.settle();
-  }
-
-  /** Resolve the finals the recognizer has gone past. */
-  private settle(): void {
-    // A segment ends a little after the speech in it; a caller's end within 200 ms of it is covered.
-    const slack = msToSamples(200, this.sampleRate);
-    for (const [id, final] of this.pending) {
-      if (this.processed + slack < (final.utterance.endSample ?? 0)) continue;
-      clearTimeout(final.timer);
-      this.pending.delete(id);
-      final.resolve(this.finish(final.utterance));
-    }
-  }
-
-  private finish(utterance: TrackedUtterance): string {
-    const entry = this.utterances.get(utterance.utterance);
-    this.utterances.delete(utterance.utterance);
-    return entry ? this.text(entry.words) : '';
-  }
-
-  private text(words: RecognizedWord[]): string {
-    return words.map((w) => w.word).join(' ');
-  }
-
-  private fail(cause: Error): void {
-    if (this.failure) return;
-    this.failure = new SpeechEngineError(`PocketSphinx failed: ${cause.message}`, {
-      engine: 'pocketsphinx',
-      cause,
-    });
-    for (const final of this.pending.values()) {
-      clearTimeout(final.timer);
-      final.reject(this.failure);
-    }
-    this.pending.clear();
-    this.recognizer.kill();
-  }
 }
 
 /**
@@ -400,6 +244,8 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
     extraArgs: options.extraArgs ?? [],
     boundaryMarginMs: options.boundaryMarginMs ?? 300,
     finalTimeoutMs: options.finalTimeoutMs ?? 3000,
+    startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    maxRestartsPerMinute: options.maxRestartsPerMinute ?? 3,
     poolSize: options.poolSize ?? 2,
     poolIdleMs: options.poolIdleMs ?? 120_000,
   };
@@ -418,9 +264,22 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
       pool ??= new RecognizerPool({
         size: closed ? 0 : resolved.poolSize,
         idleMs: resolved.poolIdleMs,
-        start: () => new RecognizerProcess(binary, recognizerArgs(resolved)),
+        start: () =>
+          new RecognizerProcess(binary, recognizerArgs(resolved), {
+            startTimeoutMs: resolved.startTimeoutMs,
+          }),
       });
-      return new PocketsphinxSession(pool.take(), resolved);
+      const recognizers = pool;
+      return new PocketsphinxSession(
+        () => recognizers.take(),
+        {
+          boundaryMarginMs: resolved.boundaryMarginMs,
+          finalTimeoutMs: resolved.finalTimeoutMs,
+          maxRestarts: resolved.maxRestartsPerMinute,
+          restartWindowMs: 60_000,
+        },
+        INPUT_SAMPLE_RATE,
+      );
     },
     close: async () => {
       closed = true;

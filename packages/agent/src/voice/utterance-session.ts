@@ -5,6 +5,8 @@
  */
 import type { SttSession, Transcript } from './stt.js';
 
+const TAKEN: Promise<void> = Promise.resolve();
+
 /** An utterance as a session tracks it. */
 export interface TrackedUtterance {
   utterance: number;
@@ -32,12 +34,16 @@ export abstract class UtteranceSession implements SttSession {
     return this.open;
   }
 
-  write(pcm: Uint8Array): void {
+  /**
+   * Feed `pcm` (throws at once when it cannot be taken). The promise resolves when the engine
+   * can take more without holding more audio for it; it never rejects.
+   */
+  write(pcm: Uint8Array): Promise<void> {
     if (this.closed) throw new Error('STT session closed');
     if (pcm.length % 2 !== 0) throw new RangeError('PCM16 chunks must have an even byte length');
     const at = this.written;
     this.written += pcm.length >> 1;
-    this.onAudio(pcm, at);
+    return this.onAudio(pcm, at) ?? TAKEN;
   }
 
   startUtterance(sample = this.written): number {
@@ -84,8 +90,11 @@ export abstract class UtteranceSession implements SttSession {
     });
   }
 
-  /** `pcm` was written at stream position `atSample`. */
-  protected abstract onAudio(pcm: Uint8Array, atSample: number): void;
+  /**
+   * `pcm` was written at stream position `atSample`; a returned promise resolves when the engine
+   * can take more (and must never reject).
+   */
+  protected abstract onAudio(pcm: Uint8Array, atSample: number): void | Promise<void>;
 
   /** An utterance started (default: nothing to do). */
   protected onStart(_utterance: TrackedUtterance): void {}

@@ -1,0 +1,92 @@
+/**
+ * When a recognizer has gone quiet: printed nothing and used no CPU for a
+ * while. A session's finals that the recognizer never reaches are given as
+ * they are once it has been quiet for `timeoutMs` since they were asked for.
+ *
+ * One timer serves all the finals of a session. Output costs a timestamp; the
+ * process's CPU time (a read of `/proc`) is read once when the timer starts
+ * and once each time it expires, however many lines the recognizer prints and
+ * however many finals wait. When the timer expires, the recognizer counts as
+ * quiet since its last output, or since this expiry if its CPU time grew
+ * (still decoding, a busy machine delays its output); the finals due by then
+ * are handed to `due`, which says when the next one is due.
+ */
+
+/** The recognizer a {@link QuietWatch} watches. */
+export interface QuietSource {
+  /** CPU time used so far (clock ticks; undefined when unknown). */
+  cpuTicks(): number | undefined;
+}
+
+/**
+ * Called when the timer expires with the time (`performance.now()`) the
+ * recognizer has been quiet since; gives the finals due and returns when the
+ * next one waiting is due (undefined when none waits).
+ */
+export type QuietDue = (quietSince: number) => number | undefined;
+
+/** The shortest time between two reads of the CPU time (ms, capped by the timeout). */
+const MIN_CPU_WINDOW_MS = 200;
+
+/** One timer telling a session's finals when their recognizer has gone quiet. */
+export class QuietWatch {
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastOutput = Number.NEGATIVE_INFINITY;
+  #quietSince = Number.NEGATIVE_INFINITY;
+  #cpu: number | undefined;
+  #cpuAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly source: QuietSource,
+    readonly timeoutMs: number,
+    private readonly due: QuietDue,
+  ) {}
+
+  /** The recognizer printed something. */
+  output(): void {
+    this.#lastOutput = performance.now();
+  }
+
+  /** True while the timer runs. */
+  get watching(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  /**
+   * Start the timer if it is not running, for a final due `timeoutMs` after
+   * `since` (or after the recognizer's last output, if later).
+   */
+  watch(since: number): void {
+    if (this.#timer) return;
+    const now = performance.now();
+    this.#cpu = this.source.cpuTicks();
+    this.#cpuAt = now;
+    this.#quietSince = Math.max(this.#quietSince, this.#lastOutput);
+    this.#arm(Math.max(since, this.#quietSince) + this.timeoutMs, now);
+  }
+
+  /** Stop the timer (no final waits, or the recognizer is gone). */
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(at: number, now: number): void {
+    const window = Math.min(this.timeoutMs, MIN_CPU_WINDOW_MS);
+    const delay = Math.max(at - now, window);
+    this.#timer = setTimeout(() => this.#expire(), delay);
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    const now = performance.now();
+    const cpu = this.source.cpuTicks();
+    if (this.#lastOutput > this.#cpuAt) this.#quietSince = this.#lastOutput;
+    else if (cpu !== undefined && this.#cpu !== undefined && cpu > this.#cpu)
+      this.#quietSince = now;
+    this.#cpu = cpu;
+    this.#cpuAt = now;
+    const next = this.due(this.#quietSince);
+    if (next !== undefined) this.#arm(next, now);
+  }
+}
