@@ -11,7 +11,15 @@ import { createPocketsphinxSpeechToText } from '../src/index.js';
 import type { BotServer, BotServerOptions, SpeechToText, SttSession } from '../src/index.js';
 import { RtviClient, metricValue, scrapeMetrics } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
-import { echoConversation, pocketsphinxMissing, sendStream, silence } from './voice-fixtures.js';
+import { execFileSync } from 'node:child_process';
+import {
+  echoConversation,
+  pocketsphinxMissing,
+  sendStream,
+  silence,
+  speak,
+  userTts,
+} from './voice-fixtures.js';
 
 const missing = await pocketsphinxMissing('the hostile-audio tests');
 const runs = missing === undefined || process.env['CI'] === 'true';
@@ -174,6 +182,35 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
     expect(await metric(server, 'scenaro_voice_sessions', { state: 'max' })).toBe(2);
   });
 
+  it('replaces a recognizer killed mid-utterance, says so once, and keeps hearing', async () => {
+    const tts = userTts();
+    try {
+      const server = await serve();
+      const client = await connect(server);
+      const first = await speak(tts, 'I would like to cancel my reservation.');
+      sendStream(client, silence(500), first, silence(1500));
+      await client.until(() => finals(client).length === 1, 'the first transcript', 30_000);
+      const [pid] = recognizerPids();
+      expect(pid).toBeDefined();
+      sendStream(client, silence(300), first.subarray(0, first.length / 2));
+      await server.sessions[0]!.voice!.heard();
+      process.kill(pid!, 'SIGKILL');
+      sendStream(client, first.subarray(first.length / 2), silence(1500));
+      const again = await speak(tts, 'What is the status of my order?');
+      sendStream(client, again, silence(1500));
+      await client.until(
+        () => /status|order/.test(finals(client).join(' ')),
+        'hearing again',
+        30_000,
+      );
+      expect(errors(client).filter((e) => /recogni|PocketSphinx/i.test(e))).toHaveLength(1);
+      expect(recognizerPids()).toHaveLength(1);
+      expect(recognizerPids()[0]).not.toBe(pid);
+    } finally {
+      await tts.close();
+    }
+  });
+
   it('drops the oldest audio of a real-time client that floods, and says so once', async () => {
     const server = await serve({ audioBacklog: { maxMs: 2000 } }, 2);
     const client = await connect(server);
@@ -203,6 +240,26 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
     expect(await metric(server, 'scenaro_audio_received_seconds_total')).toBeCloseTo(30, 1);
   });
 });
+
+/** Pids of the recognizers this process started (its own children: the pool is off). */
+function recognizerPids(): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'pocketsphinx_continuous'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+function finals(client: RtviClient): string[] {
+  return client.messages
+    .filter((m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final)
+    .map((m) => (m.data as { text: string }).text);
+}
 
 async function waitUntil(
   check: () => boolean | Promise<boolean>,
