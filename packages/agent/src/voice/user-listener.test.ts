@@ -34,6 +34,8 @@ class ScriptedStt extends UtteranceSession {
   finals = new Map<number, string>();
   /** Finals never come (a recognizer far behind). */
   hang = false;
+  /** Utterances whose final fails. */
+  failing = new Set<number>();
   /** Start and end sample of every ended utterance. */
   readonly ended: [number, number][] = [];
   constructor() {
@@ -43,6 +45,7 @@ class ScriptedStt extends UtteranceSession {
   protected async transcribe(utterance: TrackedUtterance): Promise<string> {
     this.ended.push([utterance.startSample, utterance.endSample!]);
     if (this.hang) return new Promise<never>(() => {});
+    if (this.failing.has(utterance.utterance)) throw new Error('recognizer crashed');
     return this.finals.get(utterance.utterance) ?? this.finalText;
   }
   interim(text: string): void {
@@ -219,6 +222,19 @@ describe('UserListener maximum utterance length', () => {
       ['user-transcription', expect.objectContaining({ text: 'one tw', final: false })],
     ]);
     expect(turns).toEqual([]);
+    await listener.close();
+  });
+
+  it('reports a part that failed when the dictation ends, not before', async () => {
+    const stt = new ScriptedStt();
+    stt.failing.add(1);
+    stt.finalText = 'two';
+    const { listener } = listen(stt, { maxUtteranceMs: 1000 });
+    listener.startDictation('d1');
+    for (let i = 0; i < 60; i++) listener.write(FRAME);
+    await vi.waitFor(() => expect(stt.ended).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(listener.endDictation('d1')).rejects.toThrow('recognizer crashed');
     await listener.close();
   });
 });

@@ -231,9 +231,10 @@ export class UserListener {
       this.#parts.delete(t.utterance);
       return;
     }
-    const dictation = this.#dictation;
-    const earlier = part && dictation ? dictation.parts.filter((p) => p !== part) : [];
-    this.#transcription(earlier.length ? joinParts([...earlier, part!]) : t.text, false);
+    // A dictation cut into parts shows the words of all its parts so far.
+    const parts = this.#dictation?.parts ?? [];
+    const whole = part !== undefined && parts.length > 1 && parts.includes(part);
+    this.#transcription(whole ? joinParts(parts) : t.text, false);
   }
 
   /** Hand `final` to the sink after every earlier one. */
@@ -300,7 +301,6 @@ export class UserListener {
     const finals = Promise.all(dictation.parts.map((p) => p.final!));
     const transcripts = await this.#within(finals, this.#dictationFinalMs);
     if (transcripts) return joinParts(transcripts);
-    finals.catch(() => undefined); // a final that fails after the answer is no one's concern
     for (const part of dictation.parts) this.#parts.delete(part.utterance);
     const heard = joinParts(dictation.parts);
     this.#logger.warn(
@@ -315,10 +315,7 @@ export class UserListener {
     const dictation = this.#openDictation(id);
     this.#dictation = undefined;
     this.#endPart(dictation, this.#stt!.samples);
-    for (const part of dictation.parts) {
-      this.#parts.delete(part.utterance);
-      part.final!.catch(() => undefined);
-    }
+    for (const part of dictation.parts) this.#parts.delete(part.utterance);
   }
 
   /** Open a new recognizer utterance for `dictation` at `sample`. */
@@ -333,6 +330,8 @@ export class UserListener {
   #endPart(dictation: Dictation, sample: number): void {
     const part = dictation.parts.at(-1)!;
     part.final = this.#stt!.endUtterance(sample);
+    // Its failure is the dictation's end's to report (or no one's, once cancelled).
+    part.final.catch(() => undefined);
     this.#utteranceStart = undefined;
   }
 
