@@ -15,7 +15,9 @@
  *
  * An utterance is at most `maxUtteranceMs` long: speech that never stops
  * (continuous noise, a VAD that hears no silence) is cut there, so neither the
- * recognizer nor the listener holds an ever-growing utterance.
+ * recognizer nor the listener holds an ever-growing utterance. When the
+ * stream breaks (the client went away), {@link UserListener.streamBroken}
+ * ends the open utterance, so speech after a reconnect starts a new one.
  */
 import { silentLogger } from '@scenaro/sdk';
 import type { Logger } from '@scenaro/sdk';
