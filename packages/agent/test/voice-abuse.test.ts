@@ -211,6 +211,38 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
     }
   });
 
+  it('ends the utterance a lost connection broke off, so the resumed session does not glue it to the next', async () => {
+    const tts = userTts();
+    try {
+      const server = await serve();
+      const first = await connect(server);
+      const token = (first.botReady as { session?: { resume_token?: string } } | undefined)?.session
+        ?.resume_token;
+      expect(token).toBeDefined();
+      sendStream(first, silence(500), await speak(tts, 'I want to change'));
+      await first.request('get-db-hash').catch(() => undefined); // every frame before it is read
+      const session = server.sessions[0]!;
+      await session.voice!.heard();
+      first.terminate();
+      const again = await RtviClient.connect(`${server.url}/?resume=${encodeURIComponent(token!)}`);
+      clients.push(again);
+      await again.handshake();
+      sendStream(again, await speak(tts, 'What is the status of my order?'), silence(1500));
+      const said = () =>
+        session.context
+          .messages()
+          .filter((m) => m.role === 'user')
+          .map((m) => m.content);
+      await waitUntil(() => said().some((t) => /status|order/.test(t)), 30_000);
+      expect(said()).toHaveLength(2);
+      expect(said()[0]).toMatch(/change/);
+      expect(said()[0]).not.toMatch(/status|order/);
+      expect(said()[1]).not.toMatch(/change/);
+    } finally {
+      await tts.close();
+    }
+  });
+
   it('drops the oldest audio of a real-time client that floods, and says so once', async () => {
     const server = await serve({ audioBacklog: { maxMs: 2000 } }, 2);
     const client = await connect(server);

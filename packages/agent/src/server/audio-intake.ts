@@ -48,7 +48,8 @@ export interface AudioIntakeSink {
 }
 
 interface Piece {
-  frame: InputAudioFrame;
+  /** The audio to hear, or a step to take once everything before it is heard. */
+  frame: InputAudioFrame | (() => void | Promise<void>);
   bytes: number;
   ms: number;
 }
@@ -121,6 +122,13 @@ export class AudioIntake {
     this.#working ??= this.#work().finally(() => (this.#working = undefined));
   }
 
+  /** Take `step` once everything queued before it has been heard (it is never shed). */
+  after(step: () => void | Promise<void>): void {
+    if (this.#closed) return;
+    this.#queue.push({ frame: step, bytes: 0, ms: 0 });
+    this.#working ??= this.#work().finally(() => (this.#working = undefined));
+  }
+
   /** Resolves once everything queued so far has been heard. */
   async drained(): Promise<void> {
     while (this.#working) await this.#working;
@@ -146,12 +154,19 @@ export class AudioIntake {
   /** Drop the oldest queued pieces until the queue is within its bounds again. */
   #shed(): void {
     let dropped = 0;
+    const kept: Piece[] = [];
     while (this.#full() && this.#head < this.#queue.length) {
       const piece = this.#queue[this.#head++]!;
+      if (typeof piece.frame === 'function') {
+        kept.push(piece);
+        continue;
+      }
       this.#bytes -= piece.bytes;
       this.#ms -= piece.ms;
       dropped += piece.ms;
     }
+    // Steps are kept, ahead of the audio left.
+    this.#queue.splice(this.#head, 0, ...kept);
     this.#compact();
     if (dropped > 0) this.#sink.shed(dropped);
   }
@@ -162,7 +177,8 @@ export class AudioIntake {
       const piece = this.#queue[this.#head++]!;
       this.#compact();
       try {
-        const waiting = this.#sink.hear(piece.frame);
+        const { frame } = piece;
+        const waiting = typeof frame === 'function' ? frame() : this.#sink.hear(frame);
         if (waiting) await waiting;
       } catch (err) {
         this.#sink.error(err);

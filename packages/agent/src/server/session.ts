@@ -198,8 +198,9 @@ export class BotSession implements SessionControl, ConversationHost {
     this.#connection = undefined;
     this.#ready = false;
     this.rpc.disconnected();
-    // Nobody hears the rest of the reply.
+    // Nobody hears the rest of the reply, and the user's broken-off utterance ends here.
     this.voice?.speech?.interrupt();
+    this.voice?.connectionLost();
   }
 
   #deliver(message: RTVIMessage): boolean {

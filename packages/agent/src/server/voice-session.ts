@@ -35,6 +35,7 @@ import type { Logger } from './logger.js';
 import { AudioIntake, checkAudioFrame } from './audio-intake.js';
 import type { AudioBacklogLimits } from './audio-intake.js';
 import type { VoiceSlots } from './voice-slots.js';
+import { settleWithin } from './shutdown.js';
 
 /** What a voice session needs of its bot session. */
 export interface VoiceSessionHost {
@@ -62,6 +63,9 @@ export interface VoiceSessionHost {
   /** Count a voice event in the server's metrics. */
   count?(event: VoiceEvent, amount?: number): void;
 }
+
+/** Longest a dictation's end waits for the audio received before it to be heard (ms). */
+const DICTATION_END_HEARING_MS = 4000;
 
 /** What a voice session reports to the server's metrics. */
 export type VoiceEvent = 'voice_limit' | 'bad_audio' | 'audio_shed_seconds' | 'early_audio';
@@ -169,6 +173,17 @@ export class VoiceSession {
     await this.#intake.drained();
   }
 
+  /**
+   * The client's connection is gone: once the audio it sent is heard, the utterance it broke off
+   * ends (a turn when it has words), so speech on its next connection starts a new one.
+   */
+  connectionLost(): void {
+    this.#intake.after(async () => {
+      const listener = await this.#listener?.catch(() => undefined);
+      listener?.streamBroken();
+    });
+  }
+
   async #hear(frame: InputAudioFrame): Promise<void> {
     const listener = await this.#ears();
     if (!listener || this.#closed) return;
@@ -250,6 +265,7 @@ export class VoiceSession {
       return undefined;
     }
     return new UserListener({
+      logger: host.log,
       vad,
       stt: session,
       sttName: `${stt.name}-stt`,
@@ -326,7 +342,9 @@ export class VoiceSession {
       },
       end: async ({ dictationId }) => {
         const ears = await listener();
-        await this.#intake.drained();
+        // What was said before the end is heard first, within a bound: the answer must come
+        // inside the protocol's deadline even behind a backlog of audio.
+        await settleWithin([this.#intake.drained()], DICTATION_END_HEARING_MS);
         const transcript = await guard(() => ears.endDictation(dictationId)).catch(
           (err: unknown) => {
             throw RpcError.isInstance(err)

@@ -7,9 +7,11 @@ describe('AudioHistory', () => {
     const history = new AudioHistory();
     history.append(int16ToPcm16(new Int16Array([0, 1, 2, 3])));
     history.append(int16ToPcm16(new Int16Array([4, 5, 6, 7])));
+    expect(history.bytes).toBe(16);
     expect([...pcm16ToInt16(history.slice(2, 6))]).toEqual([2, 3, 4, 5]);
     history.dropBefore(5);
     expect([...pcm16ToInt16(history.slice(0, 8))]).toEqual([4, 5, 6, 7]);
     expect(history.samples).toBe(8);
+    expect(history.bytes).toBe(8);
   });
 });

@@ -9,10 +9,16 @@ import { concatBytes } from './pcm.js';
 export class AudioHistory {
   private readonly chunks: Array<{ start: number; pcm: Uint8Array }> = [];
   private end = 0;
+  private kept = 0;
 
   /** Stream position after the last appended sample. */
   get samples(): number {
     return this.end;
+  }
+
+  /** PCM bytes still kept. */
+  get bytes(): number {
+    return this.kept;
   }
 
   /** Append `pcm` at the current end of the stream. */
@@ -20,6 +26,7 @@ export class AudioHistory {
     if (pcm.length === 0) return;
     this.chunks.push({ start: this.end, pcm });
     this.end += pcm.length >> 1;
+    this.kept += pcm.length;
   }
 
   /** The samples in [from, to) that are still kept, as PCM16 bytes. */
@@ -41,6 +48,7 @@ export class AudioHistory {
     while (n < this.chunks.length) {
       const { start, pcm } = this.chunks[n]!;
       if (start + (pcm.length >> 1) > sample) break;
+      this.kept -= pcm.length;
       n++;
     }
     this.chunks.splice(0, n);

@@ -143,6 +143,34 @@ describe('OpenAI-compatible STT (/audio/transcriptions)', () => {
     await session.close();
   });
 
+  it('keeps only the last maxUtteranceMs of an utterance that is never ended', async () => {
+    const uploads: Uint8Array[] = [];
+    server.transcribe = (file) => {
+      uploads.push(decodeWav(file).pcm);
+      return 'the end';
+    };
+    const stt = createOpenAISpeechToText({ baseURL: server.baseURL, maxUtteranceMs: 1000 });
+    const session = await stt.openSession();
+    session.startUtterance();
+    let held = 0;
+    for (let second = 0; second < 10; second++) {
+      const pcm = int16ToPcm16(new Int16Array(16_000).fill(second + 1));
+      for (let i = 0; i < pcm.length; i += 640) {
+        session.write(pcm.subarray(i, i + 640));
+        held = Math.max(held, session.bufferedBytes ?? Infinity);
+      }
+    }
+    // At most the maximum, the padding on both sides and the second kept between utterances.
+    expect(held).toBeLessThanOrEqual((1 + 0.6 + 1) * 32_000 + 640);
+    await expect(session.endUtterance()).resolves.toMatchObject({ text: 'the end' });
+    // What is sent is the end of the utterance: its last second at least, nothing older.
+    const sent = new Int16Array(uploads[0]!.buffer, uploads[0]!.byteOffset, uploads[0]!.length / 2);
+    expect(sent.length).toBeGreaterThanOrEqual(16_000);
+    expect(sent.at(-1)).toBe(10);
+    expect(Math.min(...sent)).toBeGreaterThanOrEqual(8);
+    await session.close();
+  });
+
   it('rejects the final with the endpoint error', async () => {
     const stt = createOpenAISpeechToText({ baseURL: server.baseURL, maxRetries: 0 });
     const session = await stt.openSession();

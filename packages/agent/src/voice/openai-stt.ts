@@ -4,7 +4,8 @@
  * `response_format: json`), as OpenAI, vLLM and speaches serve it. The
  * session keeps the recent stream; when the caller ends an utterance, its
  * audio (with `paddingMs` of context on both sides) is sent as one 16 kHz
- * WAV file. No interim transcripts.
+ * WAV file. No interim transcripts. The audio kept is bounded: of an
+ * utterance longer than `maxUtteranceMs` only the end is kept and sent.
  */
 import { toFile } from 'openai';
 import { createOpenAIAudioClient, toSpeechEngineError } from './openai-audio.js';
@@ -26,11 +27,22 @@ export interface OpenAISttOptions extends OpenAIAudioOptions {
   prompt?: string;
   /** Audio kept before an utterance's start and after its end (default 300 ms). */
   paddingMs?: number;
+  /**
+   * Longest utterance kept whole, in ms (default 60 s, the listener's own maximum): of a longer
+   * one only its last `maxUtteranceMs` are kept and sent, so a session never holds more than
+   * this (plus padding), whatever the caller does.
+   */
+  maxUtteranceMs?: number;
 }
+
+/** Audio kept between utterances, before the padding of the next one. */
+const IDLE_KEEP_MS = 1000;
 
 class OpenAISttSession extends UtteranceSession {
   private readonly history = new AudioHistory();
   private readonly padding: number;
+  /** Most samples kept, whatever the open utterance's length. */
+  private readonly maxKept: number;
 
   constructor(
     private readonly client: ReturnType<typeof createOpenAIAudioClient>,
@@ -39,13 +51,23 @@ class OpenAISttSession extends UtteranceSession {
   ) {
     super(INPUT_SAMPLE_RATE);
     this.padding = msToSamples(options.paddingMs ?? 300, INPUT_SAMPLE_RATE);
+    const maxUtterance = msToSamples(options.maxUtteranceMs ?? 60_000, INPUT_SAMPLE_RATE);
+    this.maxKept = maxUtterance + 2 * this.padding + msToSamples(IDLE_KEEP_MS, INPUT_SAMPLE_RATE);
+  }
+
+  /** PCM bytes the session holds. */
+  get bufferedBytes(): number {
+    return this.history.bytes;
   }
 
   protected onAudio(pcm: Uint8Array): void {
     this.history.append(pcm);
     // Between utterances only the padding before the next one is needed.
     const keepFrom = this.current ? this.current.startSample : this.history.samples;
-    this.history.dropBefore(keepFrom - this.padding - msToSamples(1000, INPUT_SAMPLE_RATE));
+    const idle = msToSamples(IDLE_KEEP_MS, INPUT_SAMPLE_RATE);
+    this.history.dropBefore(
+      Math.max(keepFrom - this.padding - idle, this.history.samples - this.maxKept),
+    );
   }
 
   protected async transcribe(utterance: TrackedUtterance): Promise<string> {

@@ -26,6 +26,8 @@ export interface SttSession {
   readonly sampleRate: number;
   /** Samples written so far: the stream's current position. */
   readonly samples: number;
+  /** PCM bytes of the stream the session holds, for engines that keep audio (memory bound checks). */
+  readonly bufferedBytes?: number;
   /**
    * Feed PCM16 bytes of the continuous stream, silence included. An engine that reads slower
    * than it is fed returns a promise that resolves once it can take more (back-pressure).

@@ -10,10 +10,19 @@
  * Dictation (push-to-talk into the page's composer) takes the stream between
  * its start and end as one utterance whose text is returned instead of taking
  * a turn; its interim transcripts are sent as usual, so the page can show the
- * words in the composer as they are recognized.
+ * words in the composer as they are recognized. When its final transcript is
+ * late, the end answers with the words heard so far.
+ *
+ * An utterance is at most `maxUtteranceMs` long: speech that never stops
+ * (continuous noise, a VAD that hears no silence) is cut there, so neither the
+ * recognizer nor the listener holds an ever-growing utterance. When the
+ * stream breaks (the client went away), {@link UserListener.streamBroken}
+ * ends the open utterance, so speech after a reconnect starts a new one.
  */
+import { silentLogger } from '@scenaro/sdk';
+import type { Logger } from '@scenaro/sdk';
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
-import { samplesToMs } from './pcm.js';
+import { msToSamples, samplesToMs } from './pcm.js';
 import type { SttSession, Transcript } from './stt.js';
 import type { Vad, VadEvent } from './vad.js';
 
@@ -48,10 +57,43 @@ export interface UserListenerOptions {
   sink: ListenerSink;
   /** `user_id` of `user-transcription`. */
   userId?: string;
+  /**
+   * Longest utterance, in ms (default {@link DEFAULT_MAX_UTTERANCE_MS}). Speech that goes on
+   * longer is ended there (its transcript is taken as usual: a turn, or part of the dictation)
+   * and the next utterance starts at once; listening goes on.
+   */
+  maxUtteranceMs?: number;
+  /**
+   * How long {@link UserListener.endDictation} waits for the final transcript, in ms (default
+   * {@link DEFAULT_DICTATION_FINAL_MS}); when the final is later, the dictation is answered with
+   * the latest interim words.
+   */
+  dictationFinalMs?: number;
+  /** Where cut utterances and late dictation finals are logged (default: nowhere). */
+  logger?: Logger;
+}
+
+/** Default longest utterance: a minute. */
+export const DEFAULT_MAX_UTTERANCE_MS = 60_000;
+
+/**
+ * Default wait for a dictation's final transcript: well inside the 15 s the page gives
+ * `composer_end_dictation`, so a late recognizer still answers in time.
+ */
+export const DEFAULT_DICTATION_FINAL_MS = 10_000;
+
+/** One recognizer utterance of a dictation (a dictation longer than the maximum has several). */
+interface DictationPart {
+  utterance: number;
+  /** The latest words heard: interim, then final. */
+  text: string;
+  /** Set once the part is ended. */
+  final?: Promise<Transcript>;
 }
 
 interface Dictation {
   id: string;
+  parts: DictationPart[];
 }
 
 /** One session's speech input. */
@@ -61,9 +103,18 @@ export class UserListener {
   readonly #sink: ListenerSink;
   readonly #sttName: string;
   readonly #userId: string;
+  readonly #maxUtterance: number;
+  readonly #dictationFinalMs: number;
+  readonly #logger: Logger;
   /** True while a VAD utterance is open in the recognizer. */
   #vadUtterance = false;
+  /** Where the recognizer's open utterance (VAD or dictation) started, in samples. */
+  #utteranceStart: number | undefined;
+  /** Stream position of the VAD's sample 0 (the VAD starts over when the stream breaks). */
+  #vadBase = 0;
   #dictation: Dictation | undefined;
+  /** Dictation parts whose final has not arrived, by utterance number. */
+  readonly #parts = new Map<number, DictationPart>();
   /** Finals are delivered in utterance order. */
   #delivery: Promise<void> = Promise.resolve();
   #closed = false;
@@ -75,10 +126,12 @@ export class UserListener {
     this.#sink = options.sink;
     this.#sttName = options.sttName ?? `${options.stt ? 'stt' : 'none'}`;
     this.#userId = options.userId ?? 'user';
-    this.#unsubscribe = options.stt?.onTranscript((t) => {
-      if (t.final) return;
-      this.#transcription(t.text, false);
-    });
+    const maxMs = options.maxUtteranceMs ?? DEFAULT_MAX_UTTERANCE_MS;
+    if (!(maxMs > 0)) throw new RangeError(`maxUtteranceMs must be positive, got ${maxMs}`);
+    this.#maxUtterance = msToSamples(maxMs, options.vad.sampleRate);
+    this.#dictationFinalMs = options.dictationFinalMs ?? DEFAULT_DICTATION_FINAL_MS;
+    this.#logger = options.logger ?? silentLogger;
+    this.#unsubscribe = options.stt?.onTranscript((t) => this.#onTranscript(t));
   }
 
   /** True between the VAD's speech-start and speech-stop. */
@@ -88,7 +141,7 @@ export class UserListener {
 
   /** Samples heard so far. */
   get samples(): number {
-    return this.#vad.samples;
+    return this.#vadBase + this.#vad.samples;
   }
 
   /** True while a dictation is open. */
@@ -110,26 +163,85 @@ export class UserListener {
       this.#sink.error(err);
     }
     for (const event of events) this.#onVad(event);
+    this.#cutLongUtterance();
     return taken?.catch((err: unknown) => this.#sink.error(err));
   }
 
+  /**
+   * The stream broke (the client went away): an open utterance ends here and takes its turn
+   * when it has words, and the VAD starts over, so speech after the break opens a new utterance
+   * instead of continuing the one before it. An open dictation stays open (its end or cancel
+   * comes from the page).
+   */
+  streamBroken(): void {
+    if (this.#closed) return;
+    const speaking = this.#vad.speaking;
+    this.#vadBase += this.#vad.samples;
+    this.#vad.reset();
+    if (speaking) this.#sink.emit('user-stopped-speaking');
+    if (!this.#vadUtterance || !this.#stt) return;
+    this.#endVadUtterance(this.#stt.samples);
+  }
+
   #onVad(event: VadEvent): void {
+    const sample = this.#vadBase + event.sample;
     if (event.type === 'speech-start') {
       this.#sink.emit('user-started-speaking');
       if (this.#dictation) return;
       if (this.#stt) {
-        this.#stt.startUtterance(event.sample);
+        this.#stt.startUtterance(sample);
         this.#vadUtterance = true;
+        this.#utteranceStart = sample;
       }
       this.#sink.speechStarted();
       return;
     }
     this.#sink.emit('user-stopped-speaking');
     if (!this.#vadUtterance || !this.#stt) return;
+    this.#endVadUtterance(sample);
+  }
+
+  /** End the open VAD utterance at `sample`; its final becomes a turn. */
+  #endVadUtterance(sample: number): void {
     this.#vadUtterance = false;
+    this.#utteranceStart = undefined;
     const vadStop = performance.now();
-    const final = this.#stt.endUtterance(event.sample);
-    this.#deliver(final, vadStop, event.sample);
+    this.#deliver(this.#stt!.endUtterance(sample), vadStop, sample);
+  }
+
+  /** An utterance that reached the maximum length ends here and the next one starts. */
+  #cutLongUtterance(): void {
+    const stt = this.#stt;
+    const start = this.#utteranceStart;
+    if (!stt || start === undefined || stt.samples - start < this.#maxUtterance) return;
+    const at = stt.samples;
+    this.#logger.info(
+      { seconds: samplesToMs(at - start, stt.sampleRate) / 1000, dictation: this.dictating },
+      'utterance reached its maximum length; ended there, listening goes on',
+    );
+    const dictation = this.#dictation;
+    if (dictation) {
+      this.#endPart(dictation, at);
+      this.#startPart(dictation, at);
+      return;
+    }
+    this.#endVadUtterance(at);
+    stt.startUtterance(at);
+    this.#vadUtterance = true;
+    this.#utteranceStart = at;
+  }
+
+  #onTranscript(t: Transcript): void {
+    const part = this.#parts.get(t.utterance);
+    if (part) part.text = t.text;
+    if (t.final) {
+      this.#parts.delete(t.utterance);
+      return;
+    }
+    // A dictation cut into parts shows the words of all its parts so far.
+    const parts = this.#dictation?.parts ?? [];
+    const whole = part !== undefined && parts.length > 1 && parts.includes(part);
+    this.#transcription(whole ? joinParts(parts) : t.text, false);
   }
 
   /** Hand `final` to the sink after every earlier one. */
@@ -179,27 +291,68 @@ export class UserListener {
   startDictation(id: string): void {
     if (!this.#stt) throw new Error('speech input is unavailable');
     if (this.#dictation) throw new Error(`dictation ${this.#dictation.id} is already open`);
-    if (this.#vadUtterance) {
-      this.#vadUtterance = false;
-      this.#deliver(this.#stt.endUtterance(), performance.now(), this.#stt.samples);
-    }
-    this.#stt.startUtterance();
-    this.#dictation = { id };
+    if (this.#vadUtterance) this.#endVadUtterance(this.#stt.samples);
+    const dictation: Dictation = { id, parts: [] };
+    this.#startPart(dictation, this.#stt.samples);
+    this.#dictation = dictation;
   }
 
-  /** End dictation `id`: its final transcript. */
+  /**
+   * End dictation `id`: its final transcript. When the final takes longer than
+   * `dictationFinalMs`, the words heard so far (the latest interim transcript) instead.
+   */
   async endDictation(id: string): Promise<string> {
-    this.#openDictation(id);
+    const dictation = this.#openDictation(id);
     this.#dictation = undefined;
-    const transcript = await this.#stt!.endUtterance();
-    return transcript.text.trim();
+    this.#endPart(dictation, this.#stt!.samples);
+    const finals = Promise.all(dictation.parts.map((p) => p.final!));
+    const transcripts = await this.#within(finals, this.#dictationFinalMs);
+    if (transcripts) return joinParts(transcripts);
+    for (const part of dictation.parts) this.#parts.delete(part.utterance);
+    const heard = joinParts(dictation.parts);
+    this.#logger.warn(
+      { dictationId: id, waitedMs: this.#dictationFinalMs, heard },
+      'dictation final transcript is late; answered with the interim words',
+    );
+    return heard;
   }
 
   /** Cancel dictation `id`: what was said is discarded. */
   cancelDictation(id: string): void {
-    this.#openDictation(id);
+    const dictation = this.#openDictation(id);
     this.#dictation = undefined;
-    this.#stt!.endUtterance().catch(() => undefined);
+    this.#endPart(dictation, this.#stt!.samples);
+    for (const part of dictation.parts) this.#parts.delete(part.utterance);
+  }
+
+  /** Open a new recognizer utterance for `dictation` at `sample`. */
+  #startPart(dictation: Dictation, sample: number): void {
+    const part: DictationPart = { utterance: this.#stt!.startUtterance(sample), text: '' };
+    dictation.parts.push(part);
+    this.#parts.set(part.utterance, part);
+    this.#utteranceStart = sample;
+  }
+
+  /** End the open part of `dictation` at `sample`. */
+  #endPart(dictation: Dictation, sample: number): void {
+    const part = dictation.parts.at(-1)!;
+    part.final = this.#stt!.endUtterance(sample);
+    // Its failure is the dictation's end's to report (or no one's, once cancelled).
+    part.final.catch(() => undefined);
+    this.#utteranceStart = undefined;
+  }
+
+  /** What `promise` resolves to, or undefined when it has not settled after `ms`. */
+  async #within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    });
+    try {
+      return await Promise.race([promise, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #openDictation(id: string): Dictation {
@@ -215,8 +368,17 @@ export class UserListener {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#parts.clear();
     this.#unsubscribe?.();
     this.#vad.close();
     await this.#stt?.close();
   }
+}
+
+/** The words of a dictation's parts (or transcripts), in order, joined by single spaces. */
+function joinParts(parts: ReadonlyArray<{ text: string }>): string {
+  return parts
+    .map((p) => p.text.trim())
+    .filter((text) => text !== '')
+    .join(' ');
 }

@@ -14,10 +14,13 @@ import type { ToolDefinition, ToolHandler } from './types.js';
 const BURST = 1000;
 /**
  * The hanging tool's budget; the session answers TIMEOUT max(budget - 500, budget / 2) after
- * receipt. Long enough that a busy machine still sends the burst and the 200 echoes before it.
+ * receipt. Long enough that a loaded machine still answers every echo before it (2 cores at
+ * load 10 send the burst and the 200 echoes in about 1.2 s, at load 17 in up to 3.7 s).
  */
-const HANG_TIMEOUT_MS = 2000;
-const ANSWER_AFTER_MS = 1500;
+const HANG_TIMEOUT_MS = 8000;
+const ANSWER_AFTER_MS = 7500;
+/** The caller's own timeout: far past the deadline, so every answer is the session's. */
+const CALLER_TIMEOUT_MS = 30_000;
 
 const hangTool: ToolDefinition = {
   name: 'hang',
@@ -42,7 +45,7 @@ async function call(
     destinationIdentity: 'user',
     method,
     payload: JSON.stringify({ requestId, tool: method, args: { n }, sentAt: Date.now() }),
-    responseTimeoutMs: 10_000,
+    responseTimeoutMs: CALLER_TIMEOUT_MS,
   });
   const parsed = parseRpcToolResponse(payload);
   if (!parsed.ok) throw new Error(`not an RpcToolResponse: ${payload}`);
@@ -127,23 +130,31 @@ describe('burst of 1,000 calls to a handler that never answers', () => {
     const s = setup();
     const started = performance.now();
     const ids = Array.from({ length: BURST }, (_, i) => `hang_${i}`);
-    const burst = Promise.all(ids.map((id, i) => call(s.agent, 'hang', id, i)));
-    // During the burst (before any deadline), another tool is answered promptly.
+    let answered = 0;
+    const burst = Promise.all(
+      ids.map((id, i) =>
+        call(s.agent, 'hang', id, i).then((answer) => {
+          answered++;
+          return answer;
+        }),
+      ),
+    );
+    // During the burst, another tool is answered while every hanging call still waits.
     const echoes = await Promise.all(
       Array.from({ length: 200 }, (_, i) => call(s.agent, 'echo', `echo_${i}`, i)),
     );
-    const echoedAt = performance.now() - started;
     expect(echoes.every((e, i) => e.code === 'SUCCESS' && (e.data as { n: number }).n === i)).toBe(
       true,
     );
-    expect(echoedAt).toBeLessThan(ANSWER_AFTER_MS);
+    expect(answered).toBe(0);
     expect(s.session.inflightCount).toBe(BURST);
 
     const answers = await burst;
     const elapsed = performance.now() - started;
-    // Answered at the deadline: not before it, and well inside the caller's 10 s timeout.
+    // Answered at the deadline: not before it, and inside the caller's timeout (the bound is
+    // loose: a loaded machine takes seconds to answer 1,000 calls).
     expect(elapsed).toBeGreaterThanOrEqual(ANSWER_AFTER_MS - 5);
-    expect(elapsed).toBeLessThan(5000);
+    expect(elapsed).toBeLessThan(CALLER_TIMEOUT_MS);
     expectAllTimedOut(answers, ids, s);
     expectNothingLeft(s);
     // no real timer of the session, the transports or the network is still armed
