@@ -27,6 +27,7 @@ const BENCHES = [
     timeoutS: 1500,
   },
   { name: 'fuzz-soak', file: 'fuzz-soak.bench.mjs', timeoutS: 320 },
+  { name: 'voice-fuzz', file: 'voice-fuzz.bench.mjs', timeoutS: 440 },
   { name: 'cli-startup', file: 'cli-startup.bench.mjs', timeoutS: 240 },
   { name: 'voice', file: 'voice.bench.mjs', timeoutS: 540 },
   { name: 'voice-capacity', file: 'voice.bench.mjs', args: ['--part', 'capacity'], timeoutS: 620 },
