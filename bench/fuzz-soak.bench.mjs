@@ -16,7 +16,6 @@ import { spawn } from 'node:child_process';
 import { setImmediate } from 'node:timers';
 import { WebSocket } from 'ws';
 import {
-  dist,
   emitResult,
   machineInfo,
   machineLine,
@@ -32,10 +31,9 @@ const WARMUP = 2000;
 const MAX_OUTSTANDING = 8;
 watchdog('fuzz-soak', 300);
 
-const { clientMessage, clientReady, encodeRtviFrame, encodeFrame, decodeRtviFrame } = await import(
-  dist('packages/sdk/dist/protocol/index.js')
-);
-const agentUrl = dist('packages/agent/dist/index.js');
+const { clientMessage, clientReady, encodeRtviFrame, encodeFrame, decodeRtviFrame } =
+  await import('@scenaro/sdk/protocol');
+const agentUrl = import.meta.resolve('@scenaro/agent');
 
 // --- the server process ------------------------------------------------------------------------
 const SERVER = `
