@@ -20,6 +20,8 @@ import { registerControlTools } from '../scenario/control-tools.js';
 import { DomainRegistry } from '../scenario/registry.js';
 import { checkAuthSettings } from './auth.js';
 import { takeFrame } from './frame-intake.js';
+import type { FrameIntake } from './frame-intake.js';
+import { ConnectionReader } from './connection-reader.js';
 import { answerHttp, listenOn, refuseUpgrade, requestId } from './http-front.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
@@ -76,6 +78,7 @@ export class BotServer {
   readonly #metricsHttp: Server | undefined;
   readonly #wss: WebSocketServer;
   readonly #sessions = new Map<WebSocket, BotSession>();
+  readonly #readers = new WeakMap<WebSocket, ConnectionReader>();
   readonly #watch: ConnectionWatch;
   readonly #maxConnections: number;
   readonly #maxPendingHandshakes: number;
@@ -166,9 +169,8 @@ export class BotServer {
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.#options.maxMessageBytes,
-      // One message per connection per turn of the event loop: a client that sends a burst
-      // is read at the pace the server handles it, and never holds up the other connections.
-      allowSynchronousEvents: false,
+      // Messages are paced by each connection's reader (see ConnectionReader).
+      allowSynchronousEvents: true,
     });
     this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket, head));
     this.#wss.on('connection', (ws, req) => this.#onConnection(ws, req));
@@ -387,11 +389,7 @@ export class BotServer {
         ws.close(code, reason);
       },
       whenWritable: () => this.#whenWritable(ws, req),
-      pauseInput: (paused) => {
-        this.#watch.setPaused(ws, paused);
-        if (paused) ws.pause();
-        else ws.resume();
-      },
+      pauseInput: (paused) => this.#readerOf(ws).setPaused('session', paused),
       readySession: () => {
         const session = this.#sessions.get(ws);
         return session && this.#directory.readySession(session, resumed);
@@ -407,16 +405,17 @@ export class BotServer {
     const log = session.log;
     this.#sessions.set(ws, session);
     this.#watch.add(ws, req.socket, () => session.ready, log);
-    ws.on('message', (data, isBinary) => {
-      if (this.#sessions.get(ws) !== session) return;
-      takeFrame(data, isBinary, {
-        session,
-        reply: (message) => this.#send(ws, message, log),
-        metrics: this.metrics,
-        received: (message) => this.#tracer.received(session, message),
-        requestLabel: (t) => (this.router.get(t) ? t : 'unknown'),
-      });
-    });
+    const reader = this.#readerOf(ws);
+    const intake: FrameIntake = {
+      session,
+      reply: (message) => this.#send(ws, message, log),
+      metrics: this.metrics,
+      received: (message) => this.#tracer.received(session, message),
+      requestLabel: (t) => (this.router.get(t) ? t : 'unknown'),
+    };
+    reader.take = (data, isBinary) =>
+      this.#sessions.get(ws) === session ? takeFrame(data, isBinary, intake) : 'other';
+    ws.on('message', (data, isBinary) => reader.push(data, isBinary));
     ws.on('close', (code) => {
       if (this.#sessions.get(ws) !== session) return; // taken over: the session went on
       this.#sessions.delete(ws);
@@ -443,6 +442,20 @@ export class BotServer {
       session.log.info({}, 'a new connection takes the session over');
       closeWithin(ws, 1000, 'Session taken over by a new connection', 1000);
     }
+  }
+
+  /** `ws`'s reader (its messages in order, paced; see {@link ConnectionReader}). */
+  #readerOf(ws: WebSocket): ConnectionReader {
+    let reader = this.#readers.get(ws);
+    if (!reader) {
+      reader = new ConnectionReader((paused) => {
+        this.#watch.setPaused(ws, paused);
+        if (paused) ws.pause();
+        else ws.resume();
+      });
+      this.#readers.set(ws, reader);
+    }
+    return reader;
   }
 
   #end(session: BotSession): void {

@@ -9,6 +9,7 @@ import { decodeRtviFrame, rtviError } from '@scenaro/sdk/protocol';
 import type { ClientMessageData, RTVIMessage } from '@scenaro/sdk/protocol';
 import type { ServerMetrics } from './metrics.js';
 import type { BotSession } from './session.js';
+import type { TakenKind } from './connection-reader.js';
 
 /** Where a frame goes. */
 export interface FrameIntake {
@@ -26,17 +27,19 @@ export interface FrameIntake {
  * Hand one WebSocket message to its session. Nothing it throws leaves here: one session's frame
  * never ends the process; the client is told, the error counted, and the session goes on.
  */
-export function takeFrame(data: RawData, isBinary: boolean, intake: FrameIntake): void {
+export function takeFrame(data: RawData, isBinary: boolean, intake: FrameIntake): TakenKind {
   try {
-    route(data, isBinary, intake);
+    return route(data, isBinary, intake);
   } catch (err) {
     intake.metrics.error('internal');
     intake.session.log.error({ err }, 'a frame could not be handled; the session goes on');
     intake.reply(rtviError('The server failed to handle that frame; it was dropped.', false));
+    return 'other';
   }
 }
 
-function route(data: RawData, isBinary: boolean, intake: FrameIntake): void {
+/** Hand the message on; says whether it was a frame of audio. */
+function route(data: RawData, isBinary: boolean, intake: FrameIntake): TakenKind {
   const { session, reply, metrics } = intake;
   if (!isBinary) {
     metrics.frameReceived('other');
@@ -47,7 +50,7 @@ function route(data: RawData, isBinary: boolean, intake: FrameIntake): void {
         false,
       ),
     );
-    return;
+    return 'other';
   }
   const decoded = decodeRtviFrame(toBytes(data));
   if (decoded.ok) {
@@ -55,36 +58,37 @@ function route(data: RawData, isBinary: boolean, intake: FrameIntake): void {
     timeRequest(decoded.message, intake);
     intake.received(decoded.message);
     session.handle(decoded.message);
-    return;
+    return 'other';
   }
   switch (decoded.reason) {
     case 'not-a-frame':
       metrics.frameReceived('other');
       metrics.error('bad_frame');
       reply(rtviError(`Undecodable frame: ${decoded.error.message}`, false));
-      return;
+      return 'other';
     case 'not-a-message':
       if (decoded.frame.kind === 'audio') {
         metrics.frameReceived('audio', decoded.frame);
         session.audio(decoded.frame);
-      } else {
-        metrics.frameReceived('other');
-        session.log.debug({ kind: decoded.frame.kind }, 'ignored a non-message frame');
+        return 'audio';
       }
-      return;
+      metrics.frameReceived('other');
+      session.log.debug({ kind: decoded.frame.kind }, 'ignored a non-message frame');
+      return 'other';
     case 'bad-envelope':
       metrics.frameReceived('message');
       if (decoded.error.kind === 'foreign-label') {
         session.log.warn({ label: decoded.error.message }, 'ignored a message that is not RTVI');
-        return;
+        return 'other';
       }
       if (decoded.error.type === 'error' || decoded.error.type === 'error-response') {
         // Never answer a peer's error, even a malformed one (no error ping-pong).
         session.log.warn({ type: decoded.error.type }, 'ignored a malformed peer error');
-        return;
+        return 'other';
       }
       metrics.error('bad_frame');
       reply(rtviError(`Invalid RTVI transport message: ${decoded.error.message}`, false));
+      return 'other';
   }
 }
 

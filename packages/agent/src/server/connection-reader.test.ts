@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ConnectionReader, MAX_WAITING } from './connection-reader.js';
+import type { TakenKind } from './connection-reader.js';
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A reader whose messages are their kind, recording what it took and each pause. */
+function reader() {
+  const taken: string[] = [];
+  const pauses: boolean[] = [];
+  const r = new ConnectionReader((paused) => pauses.push(paused));
+  r.take = (data) => {
+    const kind = String(data) as TakenKind;
+    taken.push(kind);
+    return kind;
+  };
+  const push = (kind: TakenKind, count = 1) => {
+    for (let i = 0; i < count; i++) r.push(Buffer.from(kind), true);
+  };
+  return { r, taken, pauses, push };
+}
+
+describe('ConnectionReader', () => {
+  it('takes audio back to back, so a request behind minutes of audio is read in the same turn', () => {
+    const { taken, push } = reader();
+    push('audio', 1875); // 30 s of 16 ms frames
+    push('other');
+    expect(taken).toHaveLength(1876);
+  });
+
+  it('gives the event loop a turn after every other message, in arrival order', async () => {
+    const { taken, push } = reader();
+    push('other');
+    push('other');
+    push('audio', 3);
+    push('other');
+    push('audio');
+    expect(taken).toEqual(['other']);
+    await turn();
+    expect(taken).toEqual(['other', 'other']);
+    await turn();
+    expect(taken).toEqual(['other', 'other', 'audio', 'audio', 'audio', 'other']);
+    await turn();
+    expect(taken).toHaveLength(7);
+  });
+
+  it('stops reading the socket past its bound and reads again at a quarter of it', async () => {
+    const { r, pauses, push } = reader();
+    push('other', MAX_WAITING + 2);
+    expect(pauses).toEqual([true]);
+    while (r.waiting > MAX_WAITING / 4) await turn();
+    expect(pauses).toEqual([true, false]);
+  });
+
+  it('hands the session nothing while it has paused its input, then what waited, in order', async () => {
+    const { r, taken, push } = reader();
+    r.setPaused('session', true);
+    push('audio', 2);
+    push('other');
+    await turn();
+    expect(taken).toEqual([]);
+    r.setPaused('session', false);
+    await turn();
+    expect(taken).toEqual(['audio', 'audio', 'other']);
+  });
+
+  it('reads the socket only while no reason holds it', () => {
+    const { r, pauses } = reader();
+    r.setPaused('session', true);
+    r.setPaused('waiting', true);
+    r.setPaused('session', false);
+    expect(pauses).toEqual([true]);
+    r.setPaused('waiting', false);
+    expect(pauses).toEqual([true, false]);
+  });
+});

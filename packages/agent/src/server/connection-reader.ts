@@ -1,0 +1,102 @@
+/**
+ * How one connection's messages are read, in the order they came. Audio frames are taken back to
+ * back: each is cheap (checked and queued for the ears, which bound their own work), so a client
+ * that sends minutes of audio at once is read at the speed of the socket and a request behind
+ * that audio is not kept waiting. After any other message the reader gives the event loop a turn
+ * before the next one, so a burst of requests is read at the pace it is handled and never holds
+ * up the other connections.
+ *
+ * Messages waiting here are bounded: past {@link MAX_WAITING} the socket is no longer read until
+ * they are down to a quarter of it. The session can stop the reading too (too many requests
+ * pending, a full audio queue): then it is handed nothing more, the messages already read wait
+ * here, and the socket is read only once no reason holds it.
+ */
+import type { RawData } from 'ws';
+
+/** Messages read from the socket and not yet handled, past which the socket is paused. */
+export const MAX_WAITING = 256;
+
+/** What a handled message was. */
+export type TakenKind = 'audio' | 'other';
+
+/** Why reading is paused. */
+export type PauseReason = 'waiting' | 'session';
+
+/** One connection's reader. */
+export class ConnectionReader {
+  /** Handles one message and says what it was (until a session is bound: nothing). */
+  take: (data: RawData, isBinary: boolean) => TakenKind = () => 'other';
+  readonly #pause: (paused: boolean) => void;
+  /** Read messages; the handled ones before `#head` are cleared. */
+  readonly #waiting: ([RawData, boolean] | undefined)[] = [];
+  #head = 0;
+  #scheduled = false;
+  #running = false;
+  readonly #reasons = new Set<PauseReason>();
+
+  /** `pause` stops (true) or resumes (false) reading the socket. */
+  constructor(pause: (paused: boolean) => void) {
+    this.#pause = pause;
+  }
+
+  /** Messages read and not yet handled. */
+  get waiting(): number {
+    return this.#waiting.length - this.#head;
+  }
+
+  /** A message arrived. */
+  push(data: RawData, isBinary: boolean): void {
+    this.#waiting.push([data, isBinary]);
+    if (this.waiting > MAX_WAITING) this.setPaused('waiting', true);
+    if (!this.#scheduled && !this.#running) this.#drain();
+  }
+
+  /** Pause or resume reading for `reason`; the socket is read while no reason holds it. */
+  setPaused(reason: PauseReason, paused: boolean): void {
+    const before = this.#reasons.size > 0;
+    if (paused) this.#reasons.add(reason);
+    else this.#reasons.delete(reason);
+    const after = this.#reasons.size > 0;
+    if (before !== after) this.#pause(after);
+    // The session takes messages again: hand it those that waited.
+    if (reason === 'session' && !paused && !this.#scheduled && !this.#running) {
+      this.#scheduled = true;
+      setImmediate(() => this.#drain());
+    }
+  }
+
+  #drain(): void {
+    this.#scheduled = false;
+    this.#running = true;
+    try {
+      // While the session takes no messages, they wait here (the socket is paused too).
+      while (this.#head < this.#waiting.length && !this.#reasons.has('session')) {
+        const [data, isBinary] = this.#waiting[this.#head]!;
+        this.#waiting[this.#head++] = undefined;
+        const kind = this.take(data, isBinary);
+        // The next message, here already or still to come, waits for the loop's next turn.
+        if (kind !== 'audio') {
+          this.#scheduled = true;
+          setImmediate(() => this.#drain());
+          break;
+        }
+      }
+    } finally {
+      this.#running = false;
+      this.#compact();
+    }
+  }
+
+  #compact(): void {
+    if (this.#head === this.#waiting.length) {
+      this.#waiting.length = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024) {
+      this.#waiting.splice(0, this.#head);
+      this.#head = 0;
+    }
+    if (this.#reasons.has('waiting') && this.waiting <= MAX_WAITING / 4) {
+      this.setPaused('waiting', false);
+    }
+  }
+}
