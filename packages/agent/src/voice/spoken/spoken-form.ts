@@ -147,8 +147,9 @@ function dateRules(options: SpokenFormOptions): Rule[] {
 const MERIDIEM = '([AaPp])(?:\\.\\s?[Mm]\\.?|[Mm])(?!\\w)';
 
 function timeRules(): Rule[] {
+  // "a.m." before a new sentence (or at the end) also ended the sentence: that period stays.
   const keepPeriod = (match: string, said: string, rest: string): string =>
-    match.endsWith('.') && /^(\s|$)/.test(rest) ? `${said}.` : said;
+    match.endsWith('.') && /^(\s*$|\s+[A-Z])/.test(rest) ? `${said}.` : said;
   return [
     [
       new RegExp(
