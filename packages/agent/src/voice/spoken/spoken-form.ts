@@ -200,7 +200,7 @@ function amountRules(): Rule[] {
       new RegExp(`(?<![\\w.])([-\\u2212+]?)(${NUM})\\s?%`, 'g'),
       (_, sign, amount) => `${numberWords(`${sign === '+' ? '' : sign!}${amount!}`)} percent`,
     ],
-    [/(?<![\w.])(\d+)(?:st|nd|rd|th)\b/gi, (_, n) => ordinalWords(n!)],
+    [/(?<![\w.])(\d+)(?:st|nd|rd|th)\b/g, (_, n) => ordinalWords(n!)],
     [
       /(?<![\w.])(\d{1,3}0)'?s\b/g,
       (_, n) => plural(n!.length === 4 ? yearWords(+n!) : cardinalWords(n!)),
@@ -241,7 +241,6 @@ function numberRules(): Rule[] {
       (_, cue, space, y) => `${cue!}${space!}${yearWords(+y!)}`,
     ],
     [/#\s?(?=\d)/g, () => 'number '],
-    [/(?<=[A-Za-z])\/(?=[A-Za-z])/g, () => ' or '],
     [/(?<=\d)\/(?=\d)/g, () => ' slash '],
     [
       /(?<![\w.])([-\u2212+]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?!\w)/g,
@@ -281,10 +280,18 @@ function applyRules(text: string, rules: readonly Rule[]): string {
   return out;
 }
 
+/** Rewrites after the first, at most, when one frees a new token. */
+const MAX_PASSES = 3;
+
 /** Stray symbols removed and spacing and punctuation tidied. */
 function tidy(text: string): string {
   return text
     .replace(UNSPOKEN_CHARACTERS, ' ')
+    .replace(/\+/g, ' plus ')
+    .replace(/(?<=\p{L})\/(?=\p{L})/gu, ' or ')
+    .replace(/\//g, ' ')
+    .replace(/(?<![\p{L}\p{N}])-+|-+(?![\p{L}\p{N}])/gu, ' ')
+    .replace(/\u2022/g, ' ')
     .replace(/[\u2013\u2014]/g, ', ')
     .replace(/\s+/g, ' ')
     .replace(/\s+([.,!?;:])/g, '$1')
@@ -322,5 +329,12 @@ export function toSpokenForm(text: string, options: SpokenFormOptions = {}): str
     ...numberRules(),
     ...SYMBOL_RULES,
   ];
-  return tidy(applyRules(plain, rules));
+  // A rewrite can free a new token ("0.00SDZQKO" -> "zero. zero zero SDZQKO"): rewrite until nothing changes.
+  let spoken = tidy(applyRules(plain, rules));
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const again = tidy(applyRules(spoken, rules));
+    if (again === spoken) break;
+    spoken = again;
+  }
+  return spoken;
 }
