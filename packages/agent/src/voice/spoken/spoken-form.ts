@@ -314,10 +314,14 @@ function tidy(text: string): string {
 export function toSpokenForm(text: string, options: SpokenFormOptions = {}): string {
   const plain = stripMarkup(String(text))
     .normalize('NFKC')
-    .replace(/[\u200b-\u200d\ufeff]/g, '');
+    .replace(/[\u200b-\u200d\ufeff]/g, '')
+    .replace(/\s+/g, ' ');
   const rules: Rule[] = [
     [/\b(?:https?:\/\/|www\.)[^\s<>"'()]+?(?=[.,;:!?)]*(?:\s|$))/gi, (url) => sayUrl(url)],
-    [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, (email) => sayEmail(email)],
+    [
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g,
+      (email) => sayEmail(email),
+    ],
     [
       /(?<![\w-])(\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\w-])/g,
       (phone) => sayPhone(phone),
