@@ -37,6 +37,16 @@ const CASES: Case[] = [
   ['yes that is correct', []],
   ['i would like to cancel please', []],
   ['at nine', [['number', 9]]],
+  ['meet at nine oh five a m', [['time', '09:05']]],
+  [
+    "at seven o'clock with two bags",
+    [
+      ['time', '07:00'],
+      ['number', 2],
+    ],
+  ],
+  ['my code is m05knl', [['code', 'M05KNL']]],
+  ['i have 2 bags', [['number', 2]]],
   [
     'reservation m zero five k n l for aarav underscore garcia underscore one one seven seven on may twenty fourth',
     [

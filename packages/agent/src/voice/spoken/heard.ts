@@ -6,12 +6,12 @@
  */
 import {
   digitValue,
-  heardWords,
   isNumberWord,
   readNumberChunk,
   readNumberRun,
   readSignedNumber,
 } from './numbers.js';
+import { normalizeWords } from '../wer.js';
 import { daysInMonth, MONTHS } from './say.js';
 
 /** A value read from `words[start..end)`. */
@@ -114,7 +114,7 @@ export function readAmount(
 
 /** The amount a whole text says ({@link readAmount}), or undefined. */
 export function parseSpokenAmount(text: string): SpokenAmount | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const read = readAmount(words, 0);
   return read && read.end === words.length ? read.value : undefined;
 }
@@ -214,8 +214,12 @@ export function readCode(words: readonly string[], start: number): Read<string> 
       ) {
         i += 3;
       }
+    } else if (/^[a-z0-9]*\d[a-z0-9]*$/.test(word) && /[a-z]/.test(word)) {
+      // a recognizer that prints the code as one token ("m05knl")
+      code += word.toUpperCase();
+      i++;
     } else if (
-      isNumberWord(word) &&
+      (isNumberWord(word) || /^\d+$/.test(word)) &&
       word !== 'hundred' &&
       !/^(thousand|million|billion)/.test(word)
     ) {
@@ -232,17 +236,19 @@ export function readCode(words: readonly string[], start: number): Read<string> 
 
 /** A spelled code from a whole text: "m zero five k n l" -> "M05KNL", "mike zero five kilo november lima" too. */
 export function parseSpokenCode(text: string): string | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const read = readCode(words, 0);
   return read && read.end === words.length ? read.value : undefined;
 }
 
+/** The 1-based month a heard word names, or undefined. */
 function monthOf(word: string | undefined): number | undefined {
   if (word === undefined) return undefined;
   const index = MONTHS.findIndex((m) => m.toLowerCase() === word);
   return index < 0 ? undefined : index + 1;
 }
 
+/** A day of the month (1-31), cardinal or ordinal, from `words[start..]`. */
 function readDay(words: readonly string[], start: number): Read<number> | undefined {
   const chunk = readNumberChunk(words, start);
   if (!chunk || chunk.value < 1 || chunk.value > 31 || !Number.isInteger(chunk.value))
@@ -250,6 +256,7 @@ function readDay(words: readonly string[], start: number): Read<number> | undefi
   return { value: chunk.value, end: chunk.end };
 }
 
+/** A four-digit year from `words[start..]`: "twenty twenty four", "two thousand five", "nineteen oh five". */
 function readYear(words: readonly string[], start: number): Read<number> | undefined {
   const run = readNumberRun(words, start, 3);
   if (!run || run.ordinal || run.value < 1000 || run.value > 2999 || run.digits.length !== 4)
@@ -295,7 +302,7 @@ export function readDate(
 
 /** A whole text as an ISO date ({@link readDate}): "may twenty fourth" with 2024 -> "2024-05-24". */
 export function parseSpokenDate(text: string, referenceYear?: number): string | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const read = readDate(words, 0, referenceYear);
   return read && read.end === words.length ? read.value : undefined;
 }
@@ -315,7 +322,7 @@ function readPiece(
   let out = '';
   while (i < words.length && !stop(words[i]!)) {
     const word = words[i]!;
-    if (isNumberWord(word) || word === 'double' || word === 'triple') {
+    if (isNumberWord(word) || /^\d+$/.test(word) || word === 'double' || word === 'triple') {
       const run = readNumberRun(words, i);
       if (run && !run.ordinal) {
         out += run.digits;
@@ -336,7 +343,7 @@ function readPiece(
  * seven"). Lowercase; undefined if no joiner was said.
  */
 export function parseSpokenId(text: string): string | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   if (!words.some((w) => w === 'underscore')) return undefined;
   let out = '';
   let i = 0;
@@ -361,7 +368,7 @@ export function parseSpokenId(text: string): string | undefined {
  * after it.
  */
 export function parseSpokenEmail(text: string): string | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const at = words.lastIndexOf('at');
   if (at <= 0 || !words.slice(at + 1).includes('dot')) return undefined;
   const symbols: Record<string, string> = { ...JOINERS, plus: '+' };

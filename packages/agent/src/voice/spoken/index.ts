@@ -32,7 +32,8 @@ export {
   parseSpokenEmail,
   parseSpokenId,
 } from './heard.js';
-export type { SpokenAmount } from './heard.js';
+export type { Read, SpokenAmount } from './heard.js';
+export { parseSpokenTime } from './heard-time.js';
 export { extractEntities } from './entities.js';
 export type { ExtractEntitiesOptions, SpokenEntity, SpokenEntityKind } from './entities.js';
 export { canonicalSpokenWords, normalizedWordErrors } from './spoken-wer.js';

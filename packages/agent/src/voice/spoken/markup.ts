@@ -20,6 +20,7 @@ export function joinList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]!}`;
 }
 
+/** `text` trimmed, with a period unless it already ends with punctuation. */
 function sentence(text: string): string {
   const trimmed = text.trim();
   if (trimmed === '') return '';
@@ -31,12 +32,14 @@ function isShortItem(item: string): boolean {
   return item.split(/\s+/).length <= 5 && !/[.!?:;,]/.test(item);
 }
 
+/** List items as sentences: short items as one series, longer ones one sentence each. */
 function listSentences(items: string[]): string[] {
   const clean = items.map((item) => item.trim()).filter((item) => item !== '');
   if (clean.length >= 2 && clean.every(isShortItem)) return [sentence(joinList(clean))];
   return clean.map(sentence);
 }
 
+/** A table row as one sentence of its cells. */
 function tableRow(line: string): string {
   const cells = line
     .split('|')

@@ -9,6 +9,7 @@ import {
   parseSpokenEmail,
   parseSpokenId,
 } from './heard.js';
+import { parseSpokenTime } from './heard-time.js';
 import { isNumberWord } from './numbers.js';
 import { toSpokenForm } from './spoken-form.js';
 
@@ -89,6 +90,20 @@ describe('round trips: written -> spoken -> heard -> written', () => {
         expect(parseSpokenDate(heard(written))).toBe(written);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('clock times', () => {
+    const time = fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+    fc.assert(
+      fc.property(time, (written) => {
+        const back = parseSpokenTime(heard(written));
+        // hours 1-12 are said without AM/PM and read back as said; 0 and 13-23 with it
+        expect(back).toBe(written);
+      }),
+      { numRuns: 300 },
     );
   });
 

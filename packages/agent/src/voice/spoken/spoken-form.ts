@@ -84,6 +84,7 @@ export function looksLikeLetterCode(word: string): boolean {
   return /(.)\1\1/.test(upper);
 }
 
+/** The plural of a number's words: "nineteen ninety" -> "nineteen nineties". */
 function plural(words: string): string {
   if (words.endsWith('y')) return `${words.slice(0, -1)}ies`;
   if (words.endsWith('x')) return `${words}es`;
@@ -93,6 +94,7 @@ function plural(words: string): string {
 /** A rewrite: a pattern and what each match is said as. */
 type Rule = [RegExp, (match: string, ...groups: Array<string | undefined>) => string];
 
+/** Rules for ISO, slash and month-name dates. */
 function dateRules(options: SpokenFormOptions): Rule[] {
   const valid = (y: number | undefined, m: number, d: number): boolean =>
     m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y ?? 2000, m);
@@ -126,14 +128,14 @@ function dateRules(options: SpokenFormOptions): Rule[] {
     ],
     [
       new RegExp(
-        `(?<![\\w.])(?:[Tt]he\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH})\\b\\.?(?:,?\\s+(\\d{4})(?!\\w))?`,
+        `(?<![\\w.])(?:([Tt]he)\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH})\\b\\.?(?:,?\\s+(\\d{4})(?!\\w))?`,
         'g',
       ),
-      (all, d, name, y) => {
+      (all, the, d, name, y) => {
         const m = monthNumber(name!)!;
         const year = y === undefined ? undefined : +y;
         if (!valid(year, m, +d!)) return all;
-        const said = `the ${ordinalWords(+d!)} of ${sayDate(undefined, m, 1).split(' ')[0]!}`;
+        const said = `${the ?? 'the'} ${ordinalWords(+d!)} of ${sayDate(undefined, m, 1).split(' ')[0]!}`;
         return year === undefined ? said : `${said}, ${yearWords(year)}`;
       },
     ],
@@ -146,6 +148,7 @@ function dateRules(options: SpokenFormOptions): Rule[] {
 
 const MERIDIEM = '([AaPp])(?:\\.\\s?[Mm]\\.?|[Mm])(?!\\w)';
 
+/** Rules for clock times, with or without AM/PM. */
 function timeRules(): Rule[] {
   // "a.m." before a new sentence (or at the end) also ended the sentence: that period stays.
   const keepPeriod = (match: string, said: string, rest: string): string =>
@@ -171,6 +174,7 @@ function timeRules(): Rule[] {
   ];
 }
 
+/** Rules for money, percentages, ordinals, decades and quantities with units. */
 function amountRules(): Rule[] {
   const money = (
     sign: string | undefined,
@@ -215,6 +219,7 @@ function amountRules(): Rule[] {
   ];
 }
 
+/** Rules for ids with underscores, flight numbers and codes. */
 function codeRules(options: SpokenFormOptions): Rule[] {
   const isCode = options.isLetterCode ?? looksLikeLetterCode;
   return [
@@ -234,6 +239,7 @@ function codeRules(options: SpokenFormOptions): Rule[] {
 const YEAR_CUES =
   'in|since|by|from|until|till|of|year|before|after|during|through|circa|spring|summer|fall|autumn|winter';
 
+/** Rules for years after a cue word, "#5", slashes between numbers, and plain numbers; any digit left is read alone. */
 function numberRules(): Rule[] {
   return [
     [
@@ -270,6 +276,7 @@ const SYMBOL_RULES: Rule[] = [
   [/(^|\s)~(?=\w)/g, (_, lead) => `${lead!}about `],
 ];
 
+/** Every rule applied in order over the whole text. */
 function applyRules(text: string, rules: readonly Rule[]): string {
   let out = text;
   for (const [pattern, say] of rules) {
@@ -323,7 +330,7 @@ export function toSpokenForm(text: string, options: SpokenFormOptions = {}): str
       (email) => sayEmail(email),
     ],
     [
-      /(?<![\w-])(\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\w-])/g,
+      /(?<![\w-])(\+\d{1,3}[\s.-]?|1[\s.-])?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\w-])/g,
       (phone) => sayPhone(phone),
     ],
     ...dateRules(options),

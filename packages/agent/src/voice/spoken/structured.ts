@@ -26,15 +26,18 @@ class Parser {
     this.pos = start;
   }
 
+  /** Moves past white space. */
   private skipSpace(): void {
     while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
   }
 
+  /** The next character that is not white space ("" at the end). */
   private peek(): string {
     this.skipSpace();
     return this.text[this.pos] ?? '';
   }
 
+  /** The value at the current position, or undefined if none parses. */
   value(depth: number): Literal | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const c = this.peek();
@@ -54,6 +57,7 @@ class Parser {
     return { kind: 'scalar', text: word[0] };
   }
 
+  /** A quoted string at the current position, escapes resolved. */
   private string(): string | undefined {
     const quote = this.text[this.pos]!;
     let out = '';
@@ -72,6 +76,7 @@ class Parser {
     return undefined;
   }
 
+  /** A list (`[...]` or `(...)`) at the current position. */
   private list(close: string, depth: number): Literal | undefined {
     this.pos++;
     const items: Literal[] = [];
@@ -87,6 +92,7 @@ class Parser {
     return { kind: 'list', items };
   }
 
+  /** A record `{...}` at the current position. */
   private record(depth: number): Literal | undefined {
     const entries = this.entries('}', depth);
     return entries && { kind: 'record', entries };
@@ -145,6 +151,7 @@ export function humanizeName(name: string): string {
     .toLowerCase();
 }
 
+/** A scalar in words: booleans as yes/no, null as none. */
 function describeScalar(text: string): string {
   if (text === 'true' || text === 'True') return 'yes';
   if (text === 'false' || text === 'False') return 'no';
@@ -152,6 +159,7 @@ function describeScalar(text: string): string {
   return text.trim();
 }
 
+/** Entries as "key value" joined by `separator`, at most MAX_ITEMS of them. */
 function describeEntries(entries: Array<[string | undefined, Literal]>, separator: string): string {
   const shown = entries.slice(0, MAX_ITEMS).map(([key, value]) => {
     const described = describeLiteral(value);
