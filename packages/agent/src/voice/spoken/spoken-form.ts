@@ -175,6 +175,17 @@ function timeRules(): Rule[] {
 }
 
 /** Rules for money, percentages, ordinals, decades and quantities with units. */
+/**
+ * Rules for ranges: an en dash between two numbers or amounts ("$50–$100"),
+ * or a hyphen between two numbers of at most four digits ("5-7"), is "to".
+ */
+function rangeRules(): Rule[] {
+  return [
+    [/(?<=\d%?)\s?[\u2013\u2014]\s?(?=[-\u2212]?[$\u20ac\u00a3\u00a5]?\d)/g, () => ' to '],
+    [/(?<![\w.,-])(\d{1,4})-(?=\d{1,4}(?![\w-]|[.,]\d))/g, (_, n) => `${n!} to `],
+  ];
+}
+
 function amountRules(): Rule[] {
   const money = (
     sign: string | undefined,
@@ -246,6 +257,10 @@ function numberRules(): Rule[] {
       new RegExp(`\\b(${YEAR_CUES})(\\s+)(1[1-9]\\d\\d|20\\d\\d)(?![\\w,]|\\.\\d)`, 'gi'),
       (_, cue, space, y) => `${cue!}${space!}${yearWords(+y!)}`,
     ],
+    [
+      /\b(ending in|ends in|last four digits|last four|digits)(:?\s+)(\d{2,8})(?!\w)/gi,
+      (_, cue, space, digits) => `${cue!}${space!}${digitWords(digits!)}`,
+    ],
     [/#\s?(?=\d)/g, () => 'number '],
     [/(?<=\d)\/(?=\d)/g, () => ' slash '],
     [
@@ -267,6 +282,8 @@ function numberRules(): Rule[] {
 }
 
 const SYMBOL_RULES: Rule[] = [
+  [/\s*[\u2192\u21d2\u27f6]\s*/g, () => ' to '],
+  [/\s*\u00d7\s*/g, () => ' times '],
   [/\s*&\s*/g, () => ' and '],
   [/\s*@\s*/g, () => ' at '],
   [/\s*%/g, () => ' percent'],
@@ -294,6 +311,7 @@ const MAX_PASSES = 3;
 function tidy(text: string): string {
   return text
     .replace(UNSPOKEN_CHARACTERS, ' ')
+    .replace(/\p{Extended_Pictographic}|[\u{1f3fb}-\u{1f3ff}]|\ufe0f|\u20e3/gu, ' ')
     .replace(/\+/g, ' plus ')
     .replace(/(?<=\p{L})\/(?=\p{L})/gu, ' or ')
     .replace(/\//g, ' ')
@@ -335,6 +353,7 @@ export function toSpokenForm(text: string, options: SpokenFormOptions = {}): str
     ],
     ...dateRules(options),
     ...timeRules(),
+    ...rangeRules(),
     ...amountRules(),
     ...codeRules(options),
     ...numberRules(),

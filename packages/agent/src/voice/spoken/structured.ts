@@ -169,6 +169,20 @@ function describeEntries(entries: Array<[string | undefined, Literal]>, separato
   return shown.filter((s) => s !== '').join(separator);
 }
 
+/**
+ * A record shaped like a tool call, `{"name": "f", "arguments": {...}}`
+ * (or `args`, `parameters`, `input`), as that call; otherwise undefined.
+ */
+function asToolCall(entries: Array<[string | undefined, Literal]>): Literal | undefined {
+  const name = entries.find(([key]) => key === 'name')?.[1];
+  const args = entries.find(
+    ([key]) => key === 'arguments' || key === 'args' || key === 'parameters' || key === 'input',
+  )?.[1];
+  if (entries.length !== 2 || name?.kind !== 'scalar' || args?.kind !== 'record') return undefined;
+  if (!/^[A-Za-z_][\w.]*$/.test(name.text)) return undefined;
+  return { kind: 'call', name: name.text, args: args.entries };
+}
+
 /** A literal in words: records as "key value, key value", lists joined by commas, calls as "name: args". */
 export function describeLiteral(value: Literal): string {
   switch (value.kind) {
@@ -181,8 +195,10 @@ export function describeLiteral(value: Literal): string {
         nested ? '; ' : ', ',
       );
     }
-    case 'record':
-      return describeEntries(value.entries, ', ');
+    case 'record': {
+      const call = asToolCall(value.entries);
+      return call ? describeLiteral(call) : describeEntries(value.entries, ', ');
+    }
     case 'call': {
       const args = describeEntries(value.args, '; ');
       const name = humanizeName(value.name);
