@@ -87,6 +87,7 @@ const CODES: Array<[string, string | undefined]> = [
   ['hotel alpha tango one ten', 'HAT110'],
   ['m as in mike zero five', 'M05'],
   ['bee dee zed', 'BDZ'],
+  ['x-ray one two three four', 'X1234'],
   ['em en', 'MN'],
   ['m05knl', 'M05KNL'],
   ['not a code', undefined],

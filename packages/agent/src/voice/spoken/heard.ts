@@ -4,6 +4,7 @@
  * emails. Each `read*` function reads one value from `words[start..]` and
  * says where it ended; each `parseSpoken*` function reads a whole text.
  */
+import { normalizeWords } from '../wer.js';
 import {
   digitValue,
   isNumberWord,
@@ -11,7 +12,6 @@ import {
   readNumberRun,
   readSignedNumber,
 } from './numbers.js';
-import { normalizeWords } from '../wer.js';
 import { daysInMonth, MONTHS } from './say.js';
 
 /** A value read from `words[start..end)`. */
@@ -207,6 +207,7 @@ export function readCode(words: readonly string[], start: number): Read<string> 
     } else if (letter !== undefined) {
       code += letter;
       i++;
+      if (letter === 'X' && words[i] === 'ray') i++; // "x ray", as "x-ray" is heard
       if (
         words[i] === 'as' &&
         words[i + 1] === 'in' &&

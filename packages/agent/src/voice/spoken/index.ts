@@ -32,7 +32,7 @@ export {
   parseSpokenEmail,
   parseSpokenId,
 } from './heard.js';
-export type { Read, SpokenAmount } from './heard.js';
+export type { SpokenAmount } from './heard.js';
 export { parseSpokenTime } from './heard-time.js';
 export { extractEntities } from './entities.js';
 export type { ExtractEntitiesOptions, SpokenEntity, SpokenEntityKind } from './entities.js';

@@ -4,8 +4,9 @@
  * Markup is removed first ({@link stripMarkup}), then written values are
  * rewritten into words, most specific first: web addresses, emails, phone
  * numbers, dates, times, money, percentages, ordinals, quantities, ids,
- * flight numbers, codes, years and plain numbers. Every rewrite produces words
- * without digits, so running it again changes nothing.
+ * flight numbers, codes, years and plain numbers. Rewrites produce words
+ * without digits; the rules run again (at most three more times) until the
+ * text stops changing, so the result is its own spoken form.
  */
 import { stripMarkup } from './markup.js';
 import { cardinalWords, digitWords, numberWords, ordinalWords, yearWords } from './numbers.js';
@@ -174,7 +175,6 @@ function timeRules(): Rule[] {
   ];
 }
 
-/** Rules for money, percentages, ordinals, decades and quantities with units. */
 /**
  * Rules for ranges: an en dash between two numbers or amounts ("$50–$100"),
  * or a hyphen between two numbers of at most four digits ("5-7"), is "to".
@@ -186,6 +186,7 @@ function rangeRules(): Rule[] {
   ];
 }
 
+/** Rules for money, percentages, ordinals, decades and quantities with units. */
 function amountRules(): Rule[] {
   const money = (
     sign: string | undefined,
