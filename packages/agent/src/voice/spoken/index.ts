@@ -3,7 +3,8 @@
  * engine), what a recognizer heard back to written values, and word errors
  * counted on one canonical spoken form.
  */
-export { toSpokenForm, looksLikeLetterCode, UNSPOKEN_CHARACTERS } from './spoken-form.js';
+export { toSpokenForm, UNSPOKEN_CHARACTERS } from './spoken-form.js';
+export { looksLikeLetterCode } from './letter-code.js';
 export type { SpokenFormOptions } from './spoken-form.js';
 export {
   cardinalWords,

@@ -8,6 +8,7 @@
  * without digits; the rules run again (at most three more times) until the
  * text stops changing, so the result is its own spoken form.
  */
+import { looksLikeLetterCode } from './letter-code.js';
 import { stripMarkup } from './markup.js';
 import { cardinalWords, digitWords, numberWords, ordinalWords, yearWords } from './numbers.js';
 import {
@@ -57,33 +58,6 @@ const SCALE_WORDS: Record<string, string> = {
   B: 'billion',
   bn: 'billion',
 };
-
-/** All-capital words of 5-8 letters that are words, not codes. */
-const CAPITAL_WORDS = new Set(
-  (
-    'ABOUT AFTER AGAIN AGENT ALERT ALWAYS ANSWER BASIC BEFORE BOOKED CABIN CANCEL CHANGE CHECK ' +
-    'CLASS CLOSED DELAYED ECONOMY ERROR EXTRA FIRST FLIGHT GREAT HELLO HOTEL IMPORTANT LUGGAGE ' +
-    'MEMBER NEVER NOTE NOTICE OFFER ORDER PLEASE POLICY REFUND RETURN SILVER SORRY STATUS STRICT ' +
-    'STRENGTH SUCCESS TERMS THANK THANKS TICKET TODAY TOTAL UPDATE URGENT WARNING WORLD'
-  ).split(' '),
-);
-
-/**
- * Whether an all-capital word looks like a code to spell: a known word
- * never does; otherwise it has no vowel, a run of four consonants, or a
- * letter pair English words hardly have ("DZ", "HX", "QK", a J, Q, V or Z
- * before a consonant).
- */
-export function looksLikeLetterCode(word: string): boolean {
-  const upper = word.toUpperCase();
-  if (CAPITAL_WORDS.has(upper)) return false;
-  if (!/[AEIOUY]/.test(upper)) return true;
-  if (/[^AEIOUY]{4}/.test(upper)) return true;
-  if (/Q(?!U)|[JVZ][^AEIOUYZ]|X[^AEIOUYTPCH]|[BCDFGHKMNPTW][JQXZ]|[HWK][BDFGKMPV]/.test(upper)) {
-    return true;
-  }
-  return /(.)\1\1/.test(upper);
-}
 
 /** The plural of a number's words: "nineteen ninety" -> "nineteen nineties". */
 function plural(words: string): string {
