@@ -107,6 +107,31 @@ describe('round trips: written -> spoken -> heard -> written', () => {
     );
   });
 
+  it('phone numbers', () => {
+    const phone = fc.stringMatching(/^[2-9]\d{9}$/);
+    fc.assert(
+      fc.property(phone, (digits) => {
+        const written = `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+        expect(parseSpokenCode(heard(written))).toBe(digits);
+        expect(extractEntities(heard(`call me at ${written}`))).toMatchObject([
+          { kind: 'phone', value: digits },
+        ]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ['\u20ac5.50', { value: 5.5, unit: 'EUR' }],
+    ['\u00a34.99', { value: 4.99, unit: 'GBP' }],
+    ['\u00a5500', { value: 500, unit: 'JPY' }],
+    ['$2.5 million', { value: 2_500_000, unit: 'USD' }],
+    ['15%', { value: 15, unit: 'percent' }],
+    ['-$0.75', { value: -0.75, unit: 'USD' }],
+  ])('amount %s', (written, amount) => {
+    expect(parseSpokenAmount(heard(written))).toEqual(amount);
+  });
+
   it('emails', () => {
     const email = fc
       .tuple(id, idWord, fc.constantFrom('com', 'org', 'io', 'co'))

@@ -211,6 +211,10 @@ function codeRules(options: SpokenFormOptions): Rule[] {
   return [
     [/(?<![\w@.])[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)+(?![\w@])/g, (id) => sayId(id)],
     [
+      /\b([Ff]lights?\s+(?:number\s+)?)([A-Z]{2,3})\s(\d{1,4})(?![\w-])/g,
+      (_, lead, letters, digits) => `${lead!}${sayFlightNumber(letters!, digits!)}`,
+    ],
+    [
       /(?<![\w.-])([A-Z]{2,3})(\d{1,4})(?![\w-])/g,
       (_, letters, digits) => sayFlightNumber(letters!, digits!),
     ],
