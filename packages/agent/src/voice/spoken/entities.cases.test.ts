@@ -46,6 +46,8 @@ const CASES: Case[] = [
     ],
   ],
   ['my code is m05knl', [['code', 'M05KNL']]],
+  ['code one a m zero zero zero a', [['code', '1AM000A']]],
+  ['at nine a m i will call', [['time', '09:00']]],
   ['i have 2 bags', [['number', 2]]],
   [
     'reservation m zero five k n l for aarav underscore garcia underscore one one seven seven on may twenty fourth',

@@ -118,14 +118,17 @@ function readAt(
   const date = readDate(words, i, options.referenceYear);
   if (date) return make('date', date.value, date.end);
   const time = readTime(words, i, true);
-  if (time) return make('time', time.value, time.end);
   const code = readCode(words, i);
+  // "one a m zero zero zero a" is a code that starts like a time: the longer reading wins
+  const codeFirst = code && (!time || (code.end > time.end && code.value.length >= 5));
+  if (time && !codeFirst) return make('time', time.value, time.end);
   if (code && /[A-Z]/.test(code.value) && (code.end > i + 1 || /\d/.test(words[i]!))) {
     if (/^[A-Z]{2,3}\d{1,4}$/.test(code.value)) return make('flight', code.value, code.end);
     if (code.value.length >= MIN_CODE_LENGTH && (/\d/.test(code.value) || code.value.length >= 5)) {
       return make('code', code.value, code.end);
     }
   }
+  if (time) return make('time', time.value, time.end);
   const run = readNumberRun(words, i);
   if (run && saidDigitByDigit(words, i, run.end)) {
     const digits = run.digits;

@@ -134,6 +134,8 @@ const EMAILS: Array<[string, string | undefined]> = [
   ['jo dot smith at example', undefined],
   ['at example dot com', undefined],
   ['meet me at noon', undefined],
+  ['aa dot aa at at dot com', 'aa.aa@at.com'],
+  ['at dot aa at x dot com', 'at.aa@x.com'],
 ];
 
 const TIMES: Array<[string, string | undefined]> = [

@@ -364,14 +364,12 @@ export function parseSpokenId(text: string): string | undefined {
 
 /**
  * An email address: "jo dot smith at example dot com" -> "jo.smith@example.com".
- * The last "at" is the at sign; "dot", "underscore", "dash" and "plus" are
- * symbols; number words are digits. Undefined without an "at" and a "dot"
- * after it.
+ * The at sign is the last "at" followed by a host ("name dot tld");
+ * "dot", "underscore", "dash" and "plus" are symbols; number words are
+ * digits. Undefined without such an "at".
  */
 export function parseSpokenEmail(text: string): string | undefined {
   const words = normalizeWords(text);
-  const at = words.lastIndexOf('at');
-  if (at <= 0 || !words.slice(at + 1).includes('dot')) return undefined;
   const symbols: Record<string, string> = { ...JOINERS, plus: '+' };
   const part = (slice: readonly string[]): string => {
     let out = '';
@@ -389,8 +387,11 @@ export function parseSpokenEmail(text: string): string | undefined {
     }
     return out;
   };
-  const local = part(words.slice(0, at));
-  const domain = part(words.slice(at + 1));
-  if (local === '' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) return undefined;
-  return `${local}@${domain}`;
+  // the last "at" that leaves a host after it ("jo at at dot com": the host is "at.com")
+  for (let at = words.lastIndexOf('at'); at > 0; at = words.lastIndexOf('at', at - 1)) {
+    const local = part(words.slice(0, at));
+    const domain = part(words.slice(at + 1));
+    if (local !== '' && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) return `${local}@${domain}`;
+  }
+  return undefined;
 }

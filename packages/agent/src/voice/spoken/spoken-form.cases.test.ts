@@ -98,6 +98,7 @@ const MONEY: Case[] = [
   ['$ 15', 'fifteen dollars'],
   ['20 USD', 'twenty dollars'],
   ['EUR 30', 'thirty euros'],
+  ['USD1', 'U S D one'],
   [
     'The refund is $1,234.56.',
     'The refund is one thousand two hundred thirty-four dollars and fifty-six cents.',

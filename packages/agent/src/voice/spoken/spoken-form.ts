@@ -183,7 +183,7 @@ function amountRules(): Rule[] {
       (_, sign, amount, code) => money(sign, code!, amount!),
     ],
     [
-      new RegExp(`\\b(USD|EUR|GBP|JPY)\\s?([-\\u2212]?)(${NUM})(?!\\w)`, 'g'),
+      new RegExp(`\\b(USD|EUR|GBP|JPY)\\s([-\\u2212]?)(${NUM})(?!\\w)`, 'g'),
       (_, code, sign, amount) => money(sign, code!, amount!),
     ],
     [
