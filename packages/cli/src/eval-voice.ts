@@ -26,6 +26,7 @@ const ENGINE_FLAGS = [
   'ttsModel',
   'speechApiKeyEnv',
   'vadStopMs',
+  'ttsNormalize',
 ] as const satisfies readonly (keyof EvalVoiceFlags)[];
 const SIDE_VOICE_FLAGS: Record<BotSide, 'agentTtsVoice' | 'userTtsVoice'> = {
   agent: 'agentTtsVoice',

@@ -35,6 +35,8 @@ export interface VoiceFlags {
   ttsVoice?: string;
   speechApiKeyEnv?: string;
   vadStopMs?: string;
+  /** `off`: replies are synthesized as written (default `on`: said as a person would). */
+  ttsNormalize?: 'on' | 'off';
   audioPacing?: 'realtime' | 'fast';
 }
 
@@ -95,7 +97,14 @@ export function addVoiceOptions(command: Command, scope: VoiceFlagScope = 'bot')
       '--speech-api-key-env <name>',
       'environment variable holding the API key of the speech endpoints (default OPENAI_API_KEY)',
     )
-    .option('--vad-stop-ms <ms>', 'silence that ends an utterance (default 800)');
+    .option('--vad-stop-ms <ms>', 'silence that ends an utterance (default 800)')
+    .addOption(
+      new Option(
+        '--tts-normalize <on|off>',
+        'say replies as a person would: no markup, code or JSON read out; numbers, money, ' +
+          'dates, codes and ids in words (default on; off: synthesize the text as written)',
+      ).choices(['on', 'off']),
+    );
   if (bot)
     command.addOption(
       new Option(

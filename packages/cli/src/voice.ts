@@ -189,10 +189,12 @@ export async function buildVoiceOptions(
     ...(stt.stt ? { stt: stt.stt } : {}),
     ...(tts.tts ? { tts: tts.tts } : {}),
     ...(stopMs === undefined ? {} : { vad: { stopMs } }),
+    ...(flags.ttsNormalize === 'off' ? { spokenForm: false } : {}),
   };
   const summary =
     `voice: stt=${sttLabel} tts=${tts.label} ` +
-    `vad-stop=${stopMs ?? DEFAULT_VAD_STOP_MS}ms pacing=${pacing}`;
+    `vad-stop=${stopMs ?? DEFAULT_VAD_STOP_MS}ms pacing=${pacing}` +
+    (flags.ttsNormalize === 'off' ? ' tts-normalize=off' : '');
   return { voice, summary, warnings };
 }
 

@@ -56,6 +56,11 @@ describe('scenaro eval voice flags', () => {
       agent: { vadStopMs: '600', ttsVoice: 'slt' },
       user: { vadStopMs: '600', ttsVoice: 'rms' },
     });
+    const written = await parse(['--mode', 'audio', '--tts-normalize', 'off']);
+    expect(written.speech).toEqual({
+      agent: { ttsNormalize: 'off', ttsVoice: 'slt' },
+      user: { ttsNormalize: 'off', ttsVoice: 'rms' },
+    });
     const openai = await parse([
       ...['--mode', 'audio', ...openAIArgs(), '--agent-tts-voice', 'nova'],
       ...['--stt-model', 'test-whisper', '--speech-api-key-env', 'TEST_KEY'],

@@ -80,6 +80,7 @@ describe('scenaro serve voice flags', () => {
     expect(setup.voice.tts?.name).toBe('flite');
     expect(setup.voice.pacing).toBe('realtime');
     expect(setup.voice.vad).toBeUndefined();
+    expect(setup.voice.spokenForm).toBeUndefined(); // the bot's default: said as a person would
     expect(setup.warnings).toEqual([]);
     expect(setup.summary).toBe(
       `voice: stt=pocketsphinx tts=flite(slt) vad-stop=${DEFAULT_VAD_STOP_MS}ms pacing=realtime`,
@@ -121,6 +122,13 @@ describe('scenaro serve voice flags', () => {
     expect(setup.voice.pacing).toBe('fast');
     expect(setup.warnings).toEqual([]);
     expect(setup.summary).toBe('voice: stt=none tts=flite(kal16) vad-stop=1200ms pacing=fast');
+
+    const written = await buildVoiceOptions(
+      parse(['--stt', 'none', '--tts', 'none', '--tts-normalize', 'off']),
+    );
+    expect(written.voice.spokenForm).toBe(false);
+    expect(written.summary).toMatch(/ tts-normalize=off$/);
+    expect(() => parse(['--tts-normalize', 'maybe'])).toThrow();
 
     const silent = await buildVoiceOptions(parse(['--stt', 'none', '--tts', 'none']));
     expect(silent.voice).toEqual({ pacing: 'realtime' });

@@ -103,6 +103,7 @@ export class VoiceSession {
         tts,
         clock: this.#clock(this.#pacing, tts.sampleRate),
         chunkMs: options.outputChunkMs ?? DEFAULT_OUTPUT_CHUNK_MS,
+        ...(options.spokenForm === false ? { spokenForm: false } : {}),
         leadMs: options.outputLeadMs ?? DEFAULT_OUTPUT_LEAD_MS,
         sink: {
           emit: (type, data) => host.emit(type, data),

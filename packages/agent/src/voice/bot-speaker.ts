@@ -23,6 +23,7 @@ import { PcmChunker } from './chunker.js';
 import type { AudioClock } from './clock.js';
 import { msToSamples, pcm16FrameBytes } from './pcm.js';
 import { SentenceSplitter } from './sentences.js';
+import { SpokenReply } from './spoken/spoken-reply.js';
 import type { TextToSpeech } from './tts.js';
 
 /** Where a speaker's output goes. */
@@ -57,14 +58,26 @@ export interface BotSpeakerOptions {
   onError?: (err: unknown, sentence: string) => void;
   /** Called when a reply's first frame goes out. */
   onFirstFrame?: (marks: SpeechMarks) => void;
+  /**
+   * Say each sentence as a person would ({@link SpokenReply}: no markup, code or JSON read out,
+   * numbers, amounts, dates, codes and ids in words); `bot-output` keeps the written text and
+   * `bot-tts-text` carries what was said. @default true
+   */
+  spokenForm?: boolean;
 }
 
 /** How long after its audio has played the bot stops speaking (Pipecat's `BOT_VAD_STOP_SECS`). */
 export const STOPPED_SPEAKING_AFTER_MS = 350;
 
+/** A sentence of a reply: as written, and as it is said. */
+interface Sentence {
+  text: string;
+  spoken: string;
+}
+
 /** The next sentence, synthesized while the one before it plays. */
 interface Synthesis {
-  sentence: string;
+  sentence: Sentence;
   started: number;
   /** When its first audio came. */
   firstAt?: number;
@@ -74,7 +87,7 @@ interface Synthesis {
 
 /** Marks the end of a reply in the queue. */
 const END_OF_REPLY = Symbol('end of reply');
-type QueueItem = string | typeof END_OF_REPLY;
+type QueueItem = Sentence | typeof END_OF_REPLY;
 
 function isAbort(err: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (err instanceof Error && err.name === 'AbortError');
@@ -99,6 +112,8 @@ export class BotSpeaker {
   #marks: SpeechMarks = {};
   #idleWaiters: (() => void)[] = [];
   #ahead: Synthesis | undefined;
+  /** What each sentence of the reply is said as (undefined: as written). */
+  readonly #reply: SpokenReply | undefined;
 
   constructor(options: BotSpeakerOptions) {
     this.#tts = options.tts;
@@ -106,6 +121,7 @@ export class BotSpeaker {
     this.#clock = options.clock;
     this.#chunkMs = options.chunkMs ?? 40;
     this.#options = options;
+    this.#reply = options.spokenForm === false ? undefined : new SpokenReply();
     if (options.clock.sampleRate !== options.tts.sampleRate) {
       throw new RangeError(
         `the clock counts ${options.clock.sampleRate} Hz but the TTS speaks ${options.tts.sampleRate} Hz`,
@@ -138,17 +154,23 @@ export class BotSpeaker {
 
   /** More of the reply's text: every sentence it completes is queued to be spoken. */
   text(delta: string): void {
-    this.#enqueue(this.#splitter.push(delta));
+    this.#enqueue(this.#sentences(this.#splitter.push(delta)));
   }
 
   /** Speak what has been collected now (a pause in the reply, e.g. before a tool call). */
   flush(): void {
-    this.#enqueue(this.#splitter.flush());
+    this.#enqueue(this.#sentences(this.#splitter.flush()));
   }
 
   /** The reply is complete: speak the rest, then stop speaking once its audio has played. */
   end(): void {
-    this.#enqueue([...this.#splitter.flush(), END_OF_REPLY]);
+    this.#enqueue([...this.#sentences(this.#splitter.flush()), END_OF_REPLY]);
+    this.#reply?.reset();
+  }
+
+  /** Written sentences with what each is said as, in order (a code block spans sentences). */
+  #sentences(written: string[]): Sentence[] {
+    return written.map((text) => ({ text, spoken: this.#reply ? this.#reply.say(text) : text }));
   }
 
   /** Speak a whole reply. */
@@ -174,6 +196,7 @@ export class BotSpeaker {
     this.#queue = [];
     this.#ahead = undefined;
     this.#splitter.reset();
+    this.#reply?.reset();
     this.#running = undefined;
     this.#finish();
     this.#settleIdle();
@@ -215,7 +238,17 @@ export class BotSpeaker {
     }
   }
 
-  async #speak(sentence: string, signal: AbortSignal): Promise<void> {
+  async #speak(sentence: Sentence, signal: AbortSignal): Promise<void> {
+    if (!sentence.spoken.trim()) {
+      // Nothing of it is said (a code block, a table rule): it goes out as text only.
+      this.#sink.emit('bot-output', {
+        text: sentence.text,
+        spoken: false,
+        will_be_spoken: false,
+        aggregated_by: 'sentence',
+      });
+      return;
+    }
     const rate = this.#tts.sampleRate;
     const chunker = PcmChunker.forDuration(this.#chunkMs, rate);
     if (!this.#ttsStarted) {
@@ -228,7 +261,7 @@ export class BotSpeaker {
     if (ahead) await ahead.done;
     const started = ahead?.started ?? performance.now();
     let first = true;
-    for await (const chunk of ahead?.chunks ?? this.#tts.synthesize(sentence, { signal })) {
+    for await (const chunk of ahead?.chunks ?? this.#tts.synthesize(sentence.spoken, { signal })) {
       if (first) {
         first = false;
         const firstAt = ahead?.firstAt ?? performance.now();
@@ -245,32 +278,32 @@ export class BotSpeaker {
     if (signal.aborted) return;
     const segment = ++this.#segment;
     this.#sink.emit('bot-output', {
-      text: sentence,
+      text: sentence.text,
       spoken: true,
       will_be_spoken: true,
       aggregated_by: 'sentence',
       segment_id: String(segment),
       spoken_status: 'completed',
-      spoken_progress: { accumulated_text: sentence, remaining_text: '' },
+      spoken_progress: { accumulated_text: sentence.text, remaining_text: '' },
     });
     // Consumers that join the pieces as they come (NeMo's bridge does) get a readable transcript.
     this.#sink.emit('bot-tts-text', {
-      text: this.#spokenInReply++ > 0 ? ` ${sentence}` : sentence,
+      text: this.#spokenInReply++ > 0 ? ` ${sentence.spoken}` : sentence.spoken,
     });
     this.#sink.emit('metrics', {
-      characters: [{ processor: `${this.#tts.name}-tts`, value: sentence.length }],
+      characters: [{ processor: `${this.#tts.name}-tts`, value: sentence.spoken.length }],
     });
   }
 
   /** The TTS failed on `sentence`: its text goes out unspoken, and the failure is reported. */
-  #unspoken(sentence: string, err: unknown): void {
+  #unspoken(sentence: Sentence, err: unknown): void {
     this.#sink.emit('bot-output', {
-      text: sentence,
+      text: sentence.text,
       spoken: false,
       will_be_spoken: false,
       aggregated_by: 'sentence',
     });
-    this.#options.onError?.(err, sentence);
+    this.#options.onError?.(err, sentence.text);
   }
 
   /**
@@ -295,7 +328,8 @@ export class BotSpeaker {
   /** Start synthesizing the sentence waiting next in the queue, if there is one. */
   #synthesizeNext(signal: AbortSignal): void {
     const next = this.#queue[0];
-    if (typeof next !== 'string' || this.#ahead || signal.aborted) return;
+    if (next === undefined || next === END_OF_REPLY || this.#ahead || signal.aborted) return;
+    if (!next.spoken.trim()) return;
     const ahead: Synthesis = {
       sentence: next,
       started: performance.now(),
@@ -303,7 +337,7 @@ export class BotSpeaker {
       done: Promise.resolve(),
     };
     ahead.done = (async () => {
-      for await (const chunk of this.#tts.synthesize(next, { signal })) {
+      for await (const chunk of this.#tts.synthesize(next.spoken, { signal })) {
         ahead.firstAt ??= performance.now();
         ahead.chunks.push(chunk);
       }

@@ -27,6 +27,12 @@ export interface VoiceOptions {
    * A session can change it. @default 'realtime'
    */
   pacing?: AudioPacing;
+  /**
+   * Say replies as a person would: markup, code and JSON are not read out; numbers, money, dates,
+   * times, codes, ids, phone numbers and emails are said in words (`toSpokenForm`). `bot-output`
+   * keeps the written text, `bot-tts-text` carries what was said. @default true
+   */
+  spokenForm?: boolean;
   /** Duration of each outgoing audio frame. @default 40 */
   outputChunkMs?: number;
   /**

@@ -38,3 +38,4 @@ export { parseSpokenTime } from './heard-time.js';
 export { extractEntities } from './entities.js';
 export type { ExtractEntitiesOptions, SpokenEntity, SpokenEntityKind } from './entities.js';
 export { canonicalSpokenWords, normalizedWordErrors } from './spoken-wer.js';
+export { SpokenReply } from './spoken-reply.js';
