@@ -1,10 +1,11 @@
 /**
  * How one connection's messages are read, in the order they came. Audio frames are taken back to
- * back: each is cheap (checked and queued for the ears, which bound their own work), so a client
- * that sends minutes of audio at once is read at the speed of the socket and a request behind
- * that audio is not kept waiting. After any other message the reader gives the event loop a turn
- * before the next one, so a burst of requests is read at the pace it is handled and never holds
- * up the other connections.
+ * back, up to {@link AUDIO_PER_TURN} in a turn of the event loop: each is cheap (checked and
+ * queued for the ears, which bound their own work), so a client that sends minutes of audio at
+ * once is read many frames a turn and a request behind that audio is not kept waiting, while
+ * the other connections still get a turn between the batches. After any other message the reader
+ * gives the event loop a turn before the next one, so a burst of requests is read at the pace it
+ * is handled and never holds up the other connections.
  *
  * Messages waiting here are bounded: past {@link MAX_WAITING} the socket is no longer read until
  * they are down to a quarter of it. The session can stop the reading too (too many requests
@@ -15,6 +16,8 @@ import type { RawData } from 'ws';
 
 /** Messages read from the socket and not yet handled, past which the socket is paused. */
 export const MAX_WAITING = 256;
+/** Audio frames taken back to back before the other connections get a turn (about 0.25 s of 16 ms frames). */
+export const AUDIO_PER_TURN = 16;
 
 /** What a handled message was. */
 export type TakenKind = 'audio' | 'other';
@@ -32,6 +35,8 @@ export class ConnectionReader {
   #head = 0;
   #scheduled = false;
   #running = false;
+  /** Audio frames taken since the reader last gave the loop a turn. */
+  #audioTaken = 0;
   readonly #reasons = new Set<PauseReason>();
 
   /** `pause` stops (true) or resumes (false) reading the socket. */
@@ -59,10 +64,7 @@ export class ConnectionReader {
     const after = this.#reasons.size > 0;
     if (before !== after) this.#pause(after);
     // The session takes messages again: hand it those that waited.
-    if (reason === 'session' && !paused && !this.#scheduled && !this.#running) {
-      this.#scheduled = true;
-      setImmediate(() => this.#drain());
-    }
+    if (reason === 'session' && !paused && !this.#scheduled && !this.#running) this.#yieldTurn();
   }
 
   #drain(): void {
@@ -75,9 +77,8 @@ export class ConnectionReader {
         this.#waiting[this.#head++] = undefined;
         const kind = this.take(data, isBinary);
         // The next message, here already or still to come, waits for the loop's next turn.
-        if (kind !== 'audio') {
-          this.#scheduled = true;
-          setImmediate(() => this.#drain());
+        if (kind !== 'audio' || ++this.#audioTaken >= AUDIO_PER_TURN) {
+          this.#yieldTurn();
           break;
         }
       }
@@ -85,6 +86,15 @@ export class ConnectionReader {
       this.#running = false;
       this.#compact();
     }
+  }
+
+  /** Take the next message in a later turn of the event loop. */
+  #yieldTurn(): void {
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#audioTaken = 0;
+      this.#drain();
+    });
   }
 
   #compact(): void {

@@ -19,6 +19,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessByStdio } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
@@ -48,9 +49,24 @@ const QUIET: RecognizerListener = { stdout: () => {}, stderr: () => {}, error: (
 export interface RecognizerProcessOptions {
   /** Kill it if it has not loaded its models (logged its ready line) after this long (ms). */
   startTimeoutMs?: number;
+  /**
+   * Its CPU priority as a `nice` value (0 as this process; higher yields the CPU sooner). A
+   * recognizer decoding a backlog then never starves the server's event loop of a busy core.
+   */
+  nice?: number;
 }
 
 const DRAINED: Promise<void> = Promise.resolve();
+
+/** Give process `pid` the `nice` value `nice` (best effort: a process gone or not ours keeps its own). */
+function lowerPriority(pid: number | undefined, nice: number): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, Math.min(19, Math.max(-20, Math.round(nice))));
+  } catch {
+    // exited already, or not allowed: it runs at the default priority
+  }
+}
 
 /** A started `pocketsphinx_continuous`. */
 export class RecognizerProcess {
@@ -72,6 +88,7 @@ export class RecognizerProcess {
       ['-c', 'exec "$0" "$@" < <(exec cat 2>/dev/null)', binary, ...args],
       { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
     );
+    if (options.nice) lowerPriority(this.#child.pid, options.nice);
     this.#child.stdin.on('error', (error) => this.#listener.error(error));
     createInterface({ input: this.#child.stdout }).on('line', (line) =>
       this.#listener.stdout(line),

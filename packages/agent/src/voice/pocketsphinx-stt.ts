@@ -71,6 +71,12 @@ export interface PocketsphinxOptions {
    */
   startTimeoutMs?: number;
   /**
+   * The recognizers' CPU priority as a `nice` value (default 10): when the cores are short,
+   * the server's event loop (control replies, paced audio) runs before a recognizer decoding its
+   * backlog. 0 runs them at the server's own priority.
+   */
+  nice?: number;
+  /**
    * How many times a minute a session replaces a recognizer that died (default 3); one more
    * death and the session reports that it gave up and hears nothing more.
    */
@@ -86,10 +92,14 @@ interface ResolvedOptions {
   boundaryMarginMs: number;
   finalTimeoutMs: number;
   startTimeoutMs: number;
+  nice: number;
   maxRestartsPerMinute: number;
   poolSize: number;
   poolIdleMs: number;
 }
+
+/** The recognizers' default `nice` value (see {@link PocketsphinxOptions.nice}). */
+export const DEFAULT_RECOGNIZER_NICE = 10;
 
 /**
  * Options every recognizer gets unless `extraArgs` names them (measured with
@@ -245,6 +255,7 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
     boundaryMarginMs: options.boundaryMarginMs ?? 300,
     finalTimeoutMs: options.finalTimeoutMs ?? 3000,
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    nice: options.nice ?? DEFAULT_RECOGNIZER_NICE,
     maxRestartsPerMinute: options.maxRestartsPerMinute ?? 3,
     poolSize: options.poolSize ?? 2,
     poolIdleMs: options.poolIdleMs ?? 120_000,
@@ -267,6 +278,7 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
         start: () =>
           new RecognizerProcess(binary, recognizerArgs(resolved), {
             startTimeoutMs: resolved.startTimeoutMs,
+            nice: resolved.nice,
           }),
       });
       const recognizers = pool;
