@@ -62,6 +62,7 @@ export * from './voice/resampler.js';
 export * from './voice/clock.js';
 export * from './voice/audio-history.js';
 export * from './voice/wer.js';
+export * from './voice/spoken/index.js';
 export * from './voice/vad.js';
 export * from './voice/fvad-vad.js';
 export * from './voice/engine-errors.js';
