@@ -1,0 +1,440 @@
+/**
+ * The listening reference agent: the scripted reference agent for audio mode,
+ * where what it knows of the caller is what its recognizer heard (the user
+ * messages of its context are the transcripts).
+ *
+ * It follows the same gold plan (`scripted_plan`) as the text-mode reference
+ * agent, one action at a time, and speaks plain sentences (no JSON, brackets or
+ * underscores). What it acts with depends on what it heard:
+ *
+ * - Caller values. An argument that is an id, code, email, name or amount and
+ *   is not found in any earlier tool result of the conversation must come from
+ *   the caller. The agent takes the heard value of the same kind closest to the
+ *   planned one (a misheard id is acted on as heard, so it shows up as a tool
+ *   error or a wrong end state); when none was heard it asks for it, then asks
+ *   to spell it, at most twice per value; after that it says it cannot do that
+ *   step without it and moves on. A heard value a tool rejected is not used
+ *   again: the agent asks again.
+ * - The account. With a read tool that takes only a `user_id`
+ *   (`get_user_details`) and a plan that does not call it, the agent first looks
+ *   the caller's account up with the user id it heard (asking for it, then for
+ *   its spelling, when needed); what that returns (reservations, payment
+ *   methods) then need not be heard.
+ * - Changes. Before a write tool it reads the change back and asks "Shall I go
+ *   ahead?"; it acts on a heard yes, takes a heard no (with a correction, or
+ *   without: it asks again) at most three times, then leaves the change undone.
+ * - Caller-side actions are asked for ("please do this on your side") and taken
+ *   as done at the caller's next turn. Faults (`drop-last-action`) are honoured.
+ */
+import type { JsonObject } from '../scenario/types.js';
+import type { ContextMessage } from './context.js';
+import type { ConversationHost } from './hook.js';
+import {
+  canonical,
+  editDistance,
+  closestHeard,
+  foundInResults,
+  heardAnswer,
+  heardTexts,
+  heardValues,
+  keyWords,
+  lastHeard,
+  plainSpeech,
+  resultError,
+  sayAction,
+  sayResult,
+  sinceLastUser,
+  type ValueKind,
+  valueKindOf,
+} from './listening-common.js';
+import { streamScriptedReply } from './model.js';
+import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
+import { readScriptedPlan } from './scripted-plan.js';
+import type { PlannedAction, ScriptedPlan } from './scripted-plan.js';
+import { CLOSING_QUESTION, CONFIRM_QUESTION, END_TOOL_NAMES } from './scripted-policies.js';
+
+/** Times the agent asks for one caller value (then it gives up on the step). */
+export const MAX_ASKS_PER_VALUE = 2;
+/** Read-backs of one change the caller may answer with no (then it is left undone). */
+export const MAX_CONFIRMATIONS = 3;
+
+/** One argument value the caller must have said. */
+interface CallerValue {
+  path: (string | number)[];
+  key: string;
+  kind: ValueKind;
+  planned: string;
+  /** Shared by every step that needs the same value. */
+  id: string;
+}
+
+/** What the agent remembers across the turns of one session. */
+interface AgentMemory {
+  /** Index of the next plan action. */
+  next: number;
+  identity: 'pending' | 'done' | 'skipped';
+  asks: Map<string, number>;
+  rejected: Map<string, Set<string>>;
+  confirm?: { index: number; args: string; attempts: number };
+  /** The call of the last step: the identity lookup, or a plan action with the caller values it used. */
+  pending?: { index: number | 'identity'; used: { id: string; value: string }[]; value?: string };
+  userStepAsked?: number;
+  closingAsked: boolean;
+  lastSaid: string;
+  repeats: number;
+}
+
+interface Reply {
+  text: string;
+  calls?: { name: string; arguments: JsonObject }[];
+  end?: boolean;
+}
+
+const ASKS_REPEAT = /\b(didn'?t (catch|get|hear)|say (that|it) again|repeat|pardon|come again)\b/i;
+const IDENTITY_ID = 'identity';
+
+function labelOf(key: string, kind: ValueKind): string {
+  if (key === 'user_id') return 'user id';
+  if (key === 'payment_id') return 'payment method';
+  if (kind === 'email') return 'email address';
+  return keyWords(key);
+}
+
+/** The caller values of an action: leaves of its arguments, with their path. */
+function callerValues(action: PlannedAction): CallerValue[] {
+  const out: CallerValue[] = [];
+  const walk = (value: unknown, path: (string | number)[], key: string) => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], key));
+    else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as JsonObject)) walk(v, [...path, k], k);
+    } else {
+      const kind = valueKindOf(key, value);
+      if (kind !== undefined) {
+        const planned = String(value);
+        out.push({ path, key, kind, planned, id: `${kind}:${canonical(planned)}` });
+      }
+    }
+  };
+  walk(action.arguments, [], '');
+  return out;
+}
+
+function setAt(target: JsonObject, path: readonly (string | number)[], value: unknown): void {
+  let node: unknown = target;
+  for (const step of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[step];
+  (node as Record<string | number, unknown>)[path[path.length - 1]!] = value;
+}
+
+/** The read tool that looks an account up by user id alone, when the session has one. */
+function identityTool(host: ConversationHost): string | undefined {
+  for (const [name, bound] of host.state.tools) {
+    const required = bound.tool.parameters.required ?? [];
+    if (bound.tool.kind === 'read' && required.length === 1 && required[0] === 'user_id') {
+      return name;
+    }
+  }
+  return undefined;
+}
+
+function isWrite(host: ConversationHost, name: string): boolean {
+  const bound = host.state.tools.get(name);
+  if (bound) return bound.tool.kind !== 'read';
+  return !/^(get|search|list|find|calculate|check|think)_/.test(name);
+}
+
+/** The plan action the fault leaves out, or -1. */
+function droppedIndex(plan: ScriptedPlan): number {
+  if (!plan.faults.includes('drop-last-action')) return -1;
+  return plan.actions.map((a) => a.side).lastIndexOf('agent');
+}
+
+class ListeningAgent {
+  readonly memory: AgentMemory = {
+    next: 0,
+    identity: 'pending',
+    asks: new Map(),
+    rejected: new Map(),
+    closingAsked: false,
+    lastSaid: '',
+    repeats: 0,
+  };
+
+  constructor(private readonly host: ConversationHost) {}
+
+  turn(request: ChatRequest, plan: ScriptedPlan | undefined | string, afterTools: boolean): Reply {
+    if (request.turn === 1 && !afterTools) {
+      const text =
+        'Hello, this is the scripted reference agent, not a person. How can I help you today?';
+      this.memory.lastSaid = text;
+      return { text };
+    }
+    if (plan === undefined || typeof plan === 'string') {
+      return {
+        text: 'I have no usable plan for this call, so I made no changes. Goodbye.',
+        end: true,
+      };
+    }
+    const m = this.memory;
+    const messages = request.messages;
+    let said = '';
+    if (afterTools) said += this.readResults(messages, plan);
+    else {
+      const heard = lastHeard(messages);
+      if (request.turn > 1 && ASKS_REPEAT.test(heard) && m.lastSaid && m.repeats < 2) {
+        m.repeats++;
+        return { text: `Sure. ${m.lastSaid}` };
+      }
+      m.repeats = 0;
+      if (m.userStepAsked !== undefined && m.next === m.userStepAsked) {
+        while (plan.actions[m.next]?.side === 'user') m.next++;
+      }
+    }
+    const reply = this.advance(messages, plan, afterTools, request.turn > plan.maxTurns);
+    const text = plainSpeech(`${said} ${reply.text}`);
+    if (!reply.calls?.length && text) m.lastSaid = reply.text;
+    return { ...reply, text };
+  }
+
+  /** What the results of the last step say, and what the agent learns from them. */
+  private readResults(messages: readonly ContextMessage[], plan: ScriptedPlan): string {
+    const m = this.memory;
+    const pending = m.pending;
+    m.pending = undefined;
+    const turn = sinceLastUser(messages);
+    let last: ContextMessage | undefined;
+    for (const message of turn)
+      if (message.role === 'assistant' && message.tool_calls) last = message;
+    const call = last?.role === 'assistant' ? last.tool_calls?.[0] : undefined;
+    if (!call || !pending) return '';
+    const result = turn.find((x) => x.role === 'tool' && x.tool_call_id === call.id);
+    const content = result?.role === 'tool' ? result.content : '{"error": "no result"}';
+    const error = resultError(content);
+    if (pending.index === IDENTITY_ID) {
+      if (error === undefined) {
+        m.identity = 'done';
+        return 'Thank you, I found your account.';
+      }
+      this.reject(IDENTITY_ID, pending.value ?? '');
+      return `I could not find an account with the user id ${pending.value ?? ''}.`;
+    }
+    const action = plan.actions[pending.index];
+    if (error !== undefined && pending.used.length > 0) {
+      for (const u of pending.used) this.reject(u.id, u.value);
+      const spent = pending.used.every((u) => (m.asks.get(u.id) ?? 0) >= MAX_ASKS_PER_VALUE);
+      if (!spent) return sayResult(call.function.name, content);
+    }
+    m.next = pending.index + 1;
+    m.confirm = undefined;
+    return action ? sayResult(call.function.name, content) : '';
+  }
+
+  private reject(id: string, value: string): void {
+    const set = this.memory.rejected.get(id) ?? new Set<string>();
+    set.add(canonical(value));
+    this.memory.rejected.set(id, set);
+  }
+
+  /** Ask for a value the agent has not heard (or whose heard value failed); undefined when out of asks. */
+  private ask(id: string, label: string, kind: ValueKind): string | undefined {
+    const asks = this.memory.asks.get(id) ?? 0;
+    if (asks >= MAX_ASKS_PER_VALUE) return undefined;
+    this.memory.asks.set(id, asks + 1);
+    const spell = asks > 0 || this.memory.rejected.has(id);
+    if (!spell) return `Could you tell me your ${label}, please?`;
+    const how =
+      kind === 'amount' ? 'say it once more, slowly' : 'spell it for me, letter by letter';
+    return `Sorry, I did not get your ${label}. Could you ${how}?`;
+  }
+
+  private advance(
+    messages: readonly ContextMessage[],
+    plan: ScriptedPlan,
+    afterTools: boolean,
+    overTime: boolean,
+  ): Reply {
+    const m = this.memory;
+    const texts = heardTexts(messages);
+    const identity = identityTool(this.host);
+    const planHasAgent = plan.actions.some((a) => a.side === 'agent');
+    if (
+      m.identity === 'pending' &&
+      (!identity || !planHasAgent || plan.actions.some((a) => a.name === identity))
+    ) {
+      m.identity = 'skipped';
+    }
+    for (let guard = 0; guard < plan.actions.length + 2; guard++) {
+      if (overTime || m.next >= plan.actions.length) return this.close(afterTools);
+      if (m.identity === 'pending' && identity) {
+        const rejected = m.rejected.get(IDENTITY_ID) ?? new Set<string>();
+        const heard = this.latestHeardId(texts, rejected);
+        if (heard) {
+          m.pending = { index: IDENTITY_ID, used: [], value: heard };
+          return { text: '', calls: [{ name: identity, arguments: { user_id: heard } }] };
+        }
+        const question = this.ask(IDENTITY_ID, 'user id', 'id');
+        if (question) return { text: question };
+        m.identity = 'skipped';
+      }
+      const index = m.next;
+      const action = plan.actions[index]!;
+      if (index === droppedIndex(plan)) {
+        m.next++;
+        continue;
+      }
+      if (action.side === 'user') {
+        m.userStepAsked = index;
+        return {
+          text: `Next, please do this on your side: ${sayAction(action.name, action.arguments).replace(/^I will /, '')}`,
+        };
+      }
+      const resolved = this.resolve(action, messages, texts);
+      if ('missing' in resolved) {
+        const question = this.ask(
+          resolved.missing.id,
+          labelOf(resolved.missing.key, resolved.missing.kind),
+          resolved.missing.kind,
+        );
+        if (question) return { text: question };
+        m.next++;
+        m.confirm = undefined;
+        return {
+          text: `I'm sorry, without your ${labelOf(resolved.missing.key, resolved.missing.kind)} I cannot do that. ${this.advance(messages, plan, afterTools, overTime).text}`,
+        };
+      }
+      const { args, used } = resolved;
+      if (isWrite(this.host, action.name)) {
+        const confirmed = this.confirmation(index, args, messages, afterTools);
+        if (confirmed === 'ask')
+          return { text: `${sayAction(action.name, args)} ${CONFIRM_QUESTION}` };
+        if (confirmed === 'again')
+          return {
+            text: `Sorry, did you want me to go ahead? ${sayAction(action.name, args)} ${CONFIRM_QUESTION}`,
+          };
+        if (confirmed === 'give-up') {
+          m.next++;
+          m.confirm = undefined;
+          return {
+            text: 'I could not confirm the details with you, so I have not made that change. Is there anything else I can help you with?',
+          };
+        }
+        if (confirmed === 'changed' && used.length === 0) {
+          return {
+            text: `Sorry, what should I change? ${sayAction(action.name, args)} ${CONFIRM_QUESTION}`,
+          };
+        }
+        if (confirmed === 'changed') {
+          // A no without a new value: what was heard is not what the caller meant.
+          for (const u of used) this.reject(u.id, u.value);
+          continue;
+        }
+      }
+      m.pending = { index, used };
+      return { text: '', calls: [{ name: action.name, arguments: args }] };
+    }
+    return this.close(afterTools);
+  }
+
+  /** The last id heard that was not rejected. */
+  private latestHeardId(
+    texts: readonly string[],
+    rejected: ReadonlySet<string>,
+  ): string | undefined {
+    for (let i = texts.length - 1; i >= 0; i--) {
+      const ids = heardValues(texts[i]!, 'id').filter((v) => !rejected.has(canonical(v)));
+      if (ids.length > 0) return ids[ids.length - 1]!.toLowerCase();
+    }
+    return undefined;
+  }
+
+  /** The action's arguments with the heard caller values, or the first value still missing. */
+  private resolve(
+    action: PlannedAction,
+    messages: readonly ContextMessage[],
+    texts: readonly string[],
+  ): { args: JsonObject; used: { id: string; value: string }[] } | { missing: CallerValue } {
+    const args = structuredClone(action.arguments);
+    const used: { id: string; value: string }[] = [];
+    for (const value of callerValues(action)) {
+      if (foundInResults(messages, value.planned)) continue;
+      const heard = closestHeard(
+        texts,
+        value.kind,
+        value.planned,
+        this.memory.rejected.get(value.id),
+      );
+      if (heard === undefined || !closeEnough(value, heard)) return { missing: value };
+      setAt(args, value.path, value.kind === 'amount' ? Number(heard) : heard);
+      used.push({ id: value.id, value: heard });
+    }
+    return { args, used };
+  }
+
+  /** Where the read-back of a change stands after what was just heard. */
+  private confirmation(
+    index: number,
+    args: JsonObject,
+    messages: readonly ContextMessage[],
+    afterTools: boolean,
+  ): 'ask' | 'again' | 'go' | 'changed' | 'give-up' {
+    const m = this.memory;
+    const key = JSON.stringify(args);
+    const current = m.confirm;
+    if (!current || current.index !== index) {
+      m.confirm = { index, args: key, attempts: 0 };
+      return 'ask';
+    }
+    if (afterTools) return 'ask';
+    const answer = heardAnswer(lastHeard(messages));
+    if (current.args !== key) {
+      // The caller's answer changed what was heard: read the new values back.
+      current.args = key;
+      current.attempts++;
+      return current.attempts >= MAX_CONFIRMATIONS ? 'give-up' : 'ask';
+    }
+    if (answer === true) return 'go';
+    current.attempts++;
+    if (current.attempts >= MAX_CONFIRMATIONS) return 'give-up';
+    return answer === false ? 'changed' : 'again';
+  }
+
+  private close(afterTools: boolean): Reply {
+    const m = this.memory;
+    if (m.closingAsked && !afterTools)
+      return { text: 'Thank you for calling. Goodbye.', end: true };
+    m.closingAsked = true;
+    return { text: `Everything I can do for you is done. ${CLOSING_QUESTION}` };
+  }
+}
+
+/** A heard value is taken for the planned one only when it is not wholly another value. */
+function closeEnough(value: CallerValue, heard: string): boolean {
+  if (value.kind === 'amount' || value.kind === 'name') return true;
+  const a = canonical(value.planned);
+  return editDistance(a, canonical(heard)) <= Math.ceil(0.6 * a.length);
+}
+
+function emit(
+  request: ChatRequest,
+  reply: Reply,
+  endTool: string | undefined,
+): AsyncIterable<ChatStreamEvent> {
+  const calls = [...(reply.calls ?? [])];
+  if (reply.end && endTool) calls.push({ name: endTool, arguments: {} });
+  return streamScriptedReply(request, { text: reply.text, calls });
+}
+
+/** The listening reference agent (audio mode), built per session. */
+export function createListeningAgentModel(host: ConversationHost): ChatModel {
+  const agent = new ListeningAgent(host);
+  return {
+    processor: 'ScriptedListeningAgent',
+    model: 'scripted:listening-agent',
+    scripted: true,
+    async *stream(request) {
+      const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
+      const reply = agent.turn(request, readScriptedPlan(host.state.shared), afterTools);
+      const endTool = END_TOOL_NAMES.find((name) => host.state.tools.has(name));
+      yield* emit(request, reply, endTool);
+    },
+  };
+}
