@@ -44,6 +44,7 @@ import {
   sayAction,
   sayResult,
   sinceLastUser,
+  spelledIds,
   type ValueKind,
   valueKindOf,
 } from './listening-common.js';
@@ -79,6 +80,8 @@ interface AgentMemory {
   /** The call of the last step: the identity lookup, or a plan action with the caller values it used. */
   pending?: { index: number | 'identity'; used: { id: string; value: string }[]; value?: string };
   userStepAsked?: number;
+  /** The account lookup failed in this turn: ask before trying another heard id. */
+  lookupFailed?: boolean;
   closingAsked: boolean;
   lastSaid: string;
   repeats: number;
@@ -185,6 +188,7 @@ class ListeningAgent {
         return { text: `Sure. ${m.lastSaid}` };
       }
       m.repeats = 0;
+      m.lookupFailed = false;
       if (m.userStepAsked !== undefined && m.next === m.userStepAsked) {
         while (plan.actions[m.next]?.side === 'user') m.next++;
       }
@@ -215,6 +219,7 @@ class ListeningAgent {
         return 'Thank you, I found your account.';
       }
       this.reject(IDENTITY_ID, pending.value ?? '');
+      m.lookupFailed = true;
       return `I could not find an account with the user id ${pending.value ?? ''}.`;
     }
     const action = plan.actions[pending.index];
@@ -266,7 +271,7 @@ class ListeningAgent {
       if (overTime || m.next >= plan.actions.length) return this.close(afterTools);
       if (m.identity === 'pending' && identity) {
         const rejected = m.rejected.get(IDENTITY_ID) ?? new Set<string>();
-        const heard = this.latestHeardId(texts, rejected);
+        const heard = m.lookupFailed ? undefined : this.latestHeardId(texts, rejected);
         if (heard) {
           m.pending = { index: IDENTITY_ID, used: [], value: heard };
           return { text: '', calls: [{ name: identity, arguments: { user_id: heard } }] };
@@ -334,14 +339,16 @@ class ListeningAgent {
     return this.close(afterTools);
   }
 
-  /** The last id heard that was not rejected. */
+  /** The last id heard that was not rejected (a spelled one first). */
   private latestHeardId(
     texts: readonly string[],
     rejected: ReadonlySet<string>,
   ): string | undefined {
     for (let i = texts.length - 1; i >= 0; i--) {
-      const ids = heardValues(texts[i]!, 'id').filter((v) => !rejected.has(canonical(v)));
-      if (ids.length > 0) return ids[ids.length - 1]!.toLowerCase();
+      const ids = [...spelledIds(texts[i]!), ...heardValues(texts[i]!, 'id').reverse()].filter(
+        (v) => !rejected.has(canonical(v)),
+      );
+      if (ids.length > 0) return ids[0]!.toLowerCase();
     }
     return undefined;
   }

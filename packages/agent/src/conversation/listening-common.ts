@@ -73,7 +73,7 @@ export function spelledIds(heard: string): string[] {
     let k = start;
     while (k >= 0 && k < words.length) {
       const w = words[k]!;
-      const letter = w.length <= 4 ? spelledLetter(w) : undefined;
+      const letter = spelledLetter(w);
       const digit = digitValue(w);
       if (letter !== undefined) parts.push(letter.toLowerCase());
       else if (digit !== undefined) parts.push(String(digit));

@@ -283,7 +283,7 @@ describe('listening scripted user', () => {
       '3RK2T9',
     ]);
     expect((await u.hear(wrong)).text).toMatch(
-      /^No, that's not right\. My reservation id is 3RK2T9\./,
+      /^No, that's not right\. My reservation id is 3RK2T9, spelled three romeo kilo two tango nine\./,
     );
     expect((await u.hear(wrong)).text).toMatch(/^No/);
     expect((await u.hear(wrong)).text).toBe('Yes, please go ahead.');

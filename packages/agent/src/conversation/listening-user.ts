@@ -208,22 +208,35 @@ export function spellValue(value: string): string {
 
 /** How a fact is said in a sentence: "My user id is aarav_garcia_1177." */
 function sayFact(fact: CallerFact, spell: boolean): string {
-  const label = fact.label === 'name' ? 'name' : fact.label;
-  const head = `My ${label} is ${fact.value}.`;
-  if (!spell || fact.kind === 'other') return head;
-  return `${head} That is ${spellValue(fact.value)}.`;
+  if (!spell || fact.kind === 'other') return `My ${fact.label} is ${fact.value}.`;
+  return `Sure, my ${fact.label} is spelled ${spellValue(fact.value)}.`;
 }
 
 /** What the agent asked for, by the facts' labels. */
-const TOPICS: { asked: RegExp; label: RegExp }[] = [
-  { asked: /\buser\b|\baccount\b|\bid\b|\bi d\b/, label: /user/ },
-  { asked: /\breservation|\bconfirmation|\bbooking/, label: /reservation|confirmation|booking/ },
-  { asked: /\border\b/, label: /order/ },
-  { asked: /\be ?mail\b/, label: /mail/ },
-  { asked: /\bzip\b|\bpostal\b|\bpost code\b/, label: /zip|postal/ },
-  { asked: /\bphone\b/, label: /phone/ },
-  { asked: /\bname\b/, label: /^name$/ },
+const TOPICS: { asked: RegExp; label: RegExp; word: string }[] = [
+  { asked: /\buser\b|\baccount\b|\bid\b|\bi d\b/g, label: /user/, word: 'user id' },
+  {
+    asked: /\breservation|\bconfirmation|\bbooking/g,
+    label: /reservation|confirmation|booking/,
+    word: 'reservation number',
+  },
+  { asked: /\border\b/g, label: /order/, word: 'order number' },
+  { asked: /\be ?mail\b/g, label: /mail/, word: 'email address' },
+  { asked: /\bzip\b|\bpostal\b|\bpost code\b/g, label: /zip|postal/, word: 'zip code' },
+  { asked: /\bphone\b/g, label: /phone/, word: 'phone number' },
+  { asked: /\bname\b/g, label: /^name$/, word: 'name' },
 ];
+
+/** The topic the agent asked about last in what was heard (its question ends its turn). */
+function askedTopic(heard: string): (typeof TOPICS)[number] | undefined {
+  let best: { topic: (typeof TOPICS)[number]; at: number } | undefined;
+  for (const topic of TOPICS) {
+    for (const m of heard.matchAll(topic.asked)) {
+      if (!best || m.index > best.at) best = { topic, at: m.index };
+    }
+  }
+  return best?.topic;
+}
 
 const CONFIRM_ASKED =
   /go ahead|shall i|should i|proceed|confirm|is that (right|correct)|do you want me/;
@@ -278,33 +291,37 @@ function userTurn(
     memory.nextUserAction++;
     return { text: '', calls: calls.map((a) => ({ name: a.name, arguments: a.arguments })) };
   }
-  const asked = TOPICS.filter((t) => t.asked.test(heard));
+  const topic = askedTopic(heard);
   if (CONFIRM_ASKED.test(heard)) {
     memory.unclear = 0;
     const wrong = mismatches(heard, script.facts);
     if (wrong.length > 0 && memory.corrections < MAX_CORRECTIONS) {
       memory.corrections++;
-      return { text: `No, that's not right. ${wrong.map((f) => sayFact(f, true)).join(' ')}` };
+      return {
+        text: `No, that's not right. ${wrong
+          .map((f) => `My ${f.label} is ${f.value}, spelled ${spellValue(f.value)}.`)
+          .join(' ')}`,
+      };
     }
     return { text: 'Yes, please go ahead.' };
   }
   if (ASKS_ANYTHING_ELSE.test(heard)) return { text: "No, that's all. Thank you, goodbye." };
   const spell = ASKS_SPELL.test(heard);
-  if (asked.length > 0 || spell) {
+  if (topic || spell) {
     memory.unclear = 0;
-    const known = asked.flatMap((t) => script.facts.filter((f) => t.label.test(f.label)));
+    const known = topic ? script.facts.filter((f) => topic.label.test(f.label)) : [];
     const given = known.length > 0 ? known : spell && memory.lastGiven ? [memory.lastGiven] : [];
     if (given.length > 0) {
       memory.lastGiven = given[given.length - 1];
       return { text: given.map((f) => sayFact(f, spell)).join(' ') };
     }
+    const missing = `I'm sorry, I don't have my ${topic?.word ?? 'that'}.`;
     const userId = script.facts.find((f) => /user/.test(f.label));
-    const what = asked[0]?.asked.source.includes('reservation') ? 'my reservation number' : 'that';
-    if (userId) {
+    if (userId && topic?.word !== 'user id') {
       memory.lastGiven = userId;
-      return { text: `I'm sorry, I don't have ${what}. ${sayFact(userId, spell)}` };
+      return { text: `${missing} ${sayFact(userId, spell)}` };
     }
-    return { text: `I'm sorry, I don't have ${what}.` };
+    return { text: missing };
   }
   if (request.turn <= 3 && ASKS_HELP.test(heard) && script.reason) {
     return { text: firstPerson(script.reason) };
