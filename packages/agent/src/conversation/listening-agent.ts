@@ -75,6 +75,8 @@ interface AgentMemory {
   next: number;
   identity: 'pending' | 'done' | 'skipped';
   asks: Map<string, number>;
+  /** Caller values the agent stopped asking for. */
+  givenUp: Set<string>;
   rejected: Map<string, Set<string>>;
   confirm?: { index: number; args: string; attempts: number };
   /** The call of the last step: the identity lookup, or a plan action with the caller values it used. */
@@ -156,6 +158,7 @@ class ListeningAgent {
     next: 0,
     identity: 'pending',
     asks: new Map(),
+    givenUp: new Set(),
     rejected: new Map(),
     closingAsked: false,
     lastSaid: '',
@@ -261,23 +264,28 @@ class ListeningAgent {
     const texts = heardTexts(messages);
     const identity = identityTool(this.host);
     const planHasAgent = plan.actions.some((a) => a.side === 'agent');
-    if (
-      m.identity === 'pending' &&
-      (!identity || !planHasAgent || plan.actions.some((a) => a.name === identity))
-    ) {
-      m.identity = 'skipped';
-    }
-    for (let guard = 0; guard < plan.actions.length + 2; guard++) {
-      if (overTime || m.next >= plan.actions.length) return this.close(afterTools);
-      if (m.identity === 'pending' && identity) {
+    const lookupUsable =
+      identity !== undefined && planHasAgent && !plan.actions.some((a) => a.name === identity);
+    if (m.identity === 'pending' && !lookupUsable) m.identity = 'skipped';
+    let notes = '';
+    const say = (reply: Reply): Reply => ({ ...reply, text: `${notes} ${reply.text}`.trim() });
+    for (let guard = 0; guard < 2 * plan.actions.length + 2; guard++) {
+      if (overTime || m.next >= plan.actions.length) return say(this.close(afterTools));
+      if (m.identity !== 'done' && lookupUsable && !m.lookupFailed) {
+        // Look the account up with the user id heard (also one offered after the asks ran out).
         const rejected = m.rejected.get(IDENTITY_ID) ?? new Set<string>();
-        const heard = m.lookupFailed ? undefined : this.latestHeardId(texts, rejected);
+        const heard =
+          m.identity === 'pending'
+            ? this.latestHeardId(texts, rejected)
+            : this.latestHeardId(texts.slice(-1), rejected);
         if (heard) {
           m.pending = { index: IDENTITY_ID, used: [], value: heard };
-          return { text: '', calls: [{ name: identity, arguments: { user_id: heard } }] };
+          return say({ text: '', calls: [{ name: identity, arguments: { user_id: heard } }] });
         }
+      }
+      if (m.identity === 'pending') {
         const question = this.ask(IDENTITY_ID, 'user id', 'id');
-        if (question) return { text: question };
+        if (question) return say({ text: question });
         m.identity = 'skipped';
       }
       const index = m.next;
@@ -288,44 +296,38 @@ class ListeningAgent {
       }
       if (action.side === 'user') {
         m.userStepAsked = index;
-        return {
-          text: `Next, please do this on your side: ${sayAction(action.name, action.arguments).replace(/^I will /, '')}`,
-        };
+        const what = sayAction(action.name, action.arguments).replace(/^I will /, '');
+        return say({ text: `Next, please do this on your side: ${what}` });
       }
       const resolved = this.resolve(action, messages, texts);
       if ('missing' in resolved) {
-        const question = this.ask(
-          resolved.missing.id,
-          labelOf(resolved.missing.key, resolved.missing.kind),
-          resolved.missing.kind,
-        );
-        if (question) return { text: question };
+        const { missing } = resolved;
+        const label = labelOf(missing.key, missing.kind);
+        const question = m.givenUp.has(missing.id)
+          ? undefined
+          : this.ask(missing.id, label, missing.kind);
+        if (question) return say({ text: question });
+        if (!m.givenUp.has(missing.id))
+          notes += ` I'm sorry, without your ${label} I cannot do that.`;
+        m.givenUp.add(missing.id);
         m.next++;
         m.confirm = undefined;
-        return {
-          text: `I'm sorry, without your ${labelOf(resolved.missing.key, resolved.missing.kind)} I cannot do that. ${this.advance(messages, plan, afterTools, overTime).text}`,
-        };
+        continue;
       }
       const { args, used } = resolved;
       if (isWrite(this.host, action.name)) {
         const confirmed = this.confirmation(index, args, messages, afterTools);
-        if (confirmed === 'ask')
-          return { text: `${sayAction(action.name, args)} ${CONFIRM_QUESTION}` };
-        if (confirmed === 'again')
-          return {
-            text: `Sorry, did you want me to go ahead? ${sayAction(action.name, args)} ${CONFIRM_QUESTION}`,
-          };
+        const readBack = `${sayAction(action.name, args)} ${CONFIRM_QUESTION}`;
+        if (confirmed === 'ask') return say({ text: readBack });
+        if (confirmed === 'again') return say({ text: `Sorry, was that a yes? ${readBack}` });
         if (confirmed === 'give-up') {
+          notes += ' I could not confirm the details with you, so I have not made that change.';
           m.next++;
           m.confirm = undefined;
-          return {
-            text: 'I could not confirm the details with you, so I have not made that change. Is there anything else I can help you with?',
-          };
+          continue;
         }
         if (confirmed === 'changed' && used.length === 0) {
-          return {
-            text: `Sorry, what should I change? ${sayAction(action.name, args)} ${CONFIRM_QUESTION}`,
-          };
+          return say({ text: `Sorry, what should I change? ${readBack}` });
         }
         if (confirmed === 'changed') {
           // A no without a new value: what was heard is not what the caller meant.
@@ -334,9 +336,9 @@ class ListeningAgent {
         }
       }
       m.pending = { index, used };
-      return { text: '', calls: [{ name: action.name, arguments: args }] };
+      return say({ text: '', calls: [{ name: action.name, arguments: args }] });
     }
-    return this.close(afterTools);
+    return say(this.close(afterTools));
   }
 
   /** The last id heard that was not rejected (a spelled one first). */

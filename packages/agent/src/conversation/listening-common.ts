@@ -60,6 +60,22 @@ export function canonical(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9@._]/g, '');
 }
 
+/** Words a recognizer prints for a digit said inside a spelled run ("three romeo kilo to tango"). */
+const DIGIT_SOUNDALIKES: Record<string, string> = {
+  to: '2',
+  too: '2',
+  for: '4',
+  won: '1',
+  ate: '8',
+};
+/** Recognizer variants of spelling-alphabet words. */
+const LETTER_SOUNDALIKES: Record<string, string> = { indian: 'I', alfa: 'A', juliette: 'J' };
+
+/** The letter a word spells, with recognizer variants. */
+function letterOf(word: string): string | undefined {
+  return spelledLetter(word) ?? LETTER_SOUNDALIKES[word];
+}
+
 /**
  * Ids said letter by letter with "underscore" between the pieces ("a a r a v
  * underscore g a r c i a underscore one one seven seven"), which
@@ -73,8 +89,8 @@ export function spelledIds(heard: string): string[] {
     let k = start;
     while (k >= 0 && k < words.length) {
       const w = words[k]!;
-      const letter = spelledLetter(w);
-      const digit = digitValue(w);
+      const letter = letterOf(w);
+      const digit = digitValue(w) ?? (parts.length > 0 ? DIGIT_SOUNDALIKES[w] : undefined);
       if (letter !== undefined) parts.push(letter.toLowerCase());
       else if (digit !== undefined) parts.push(String(digit));
       else break;
@@ -112,9 +128,13 @@ export function spelledCodes(heard: string): string[] {
   };
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    const letter = spelledLetter(w);
+    const letter = letterOf(w);
     if (letter !== undefined && (w.length === 1 || w.length > 2)) {
       code += letter;
+      continue;
+    }
+    if (code !== '' && DIGIT_SOUNDALIKES[w] !== undefined) {
+      code += DIGIT_SOUNDALIKES[w];
       continue;
     }
     if (isNumberWord(w)) {
