@@ -69,6 +69,12 @@ interface CallerValue {
   id: string;
 }
 
+/** A caller value an action was called with, as heard. */
+interface HeardUse {
+  id: string;
+  value: string;
+}
+
 /** What the agent remembers across the turns of one session. */
 interface AgentMemory {
   /** Index of the next plan action. */
@@ -80,7 +86,9 @@ interface AgentMemory {
   rejected: Map<string, Set<string>>;
   confirm?: { index: number; args: string; attempts: number };
   /** The call of the last step: the identity lookup, or a plan action with the caller values it used. */
-  pending?: { index: number | 'identity'; used: { id: string; value: string }[]; value?: string };
+  pending?:
+    | { kind: 'identity'; value: string }
+    | { kind: 'plan'; calls: { index: number; used: HeardUse[] }[] };
   userStepAsked?: number;
   /** The account lookup failed in this turn: ask before trying another heard id. */
   lookupFailed?: boolean;
@@ -183,7 +191,7 @@ class ListeningAgent {
     const m = this.memory;
     const messages = request.messages;
     let said = '';
-    if (afterTools) said += this.readResults(messages, plan);
+    if (afterTools) said += this.readResults(messages);
     else {
       const heard = lastHeard(messages);
       if (request.turn > 1 && ASKS_REPEAT.test(heard) && m.lastSaid && m.repeats < 2) {
@@ -203,7 +211,7 @@ class ListeningAgent {
   }
 
   /** What the results of the last step say, and what the agent learns from them. */
-  private readResults(messages: readonly ContextMessage[], plan: ScriptedPlan): string {
+  private readResults(messages: readonly ContextMessage[]): string {
     const m = this.memory;
     const pending = m.pending;
     m.pending = undefined;
@@ -211,29 +219,43 @@ class ListeningAgent {
     let last: ContextMessage | undefined;
     for (const message of turn)
       if (message.role === 'assistant' && message.tool_calls) last = message;
-    const call = last?.role === 'assistant' ? last.tool_calls?.[0] : undefined;
-    if (!call || !pending) return '';
-    const result = turn.find((x) => x.role === 'tool' && x.tool_call_id === call.id);
-    const content = result?.role === 'tool' ? result.content : '{"error": "no result"}';
-    const error = resultError(content);
-    if (pending.index === IDENTITY_ID) {
-      if (error === undefined) {
+    const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
+    if (calls.length === 0 || !pending) return '';
+    const contentOf = (id: string): string => {
+      const result = turn.find((x) => x.role === 'tool' && x.tool_call_id === id);
+      return result?.role === 'tool' ? result.content : '{"error": "no result"}';
+    };
+    if (pending.kind === 'identity') {
+      if (resultError(contentOf(calls[0]!.id)) === undefined) {
         m.identity = 'done';
         return 'Thank you, I found your account.';
       }
-      this.reject(IDENTITY_ID, pending.value ?? '');
+      this.reject(IDENTITY_ID, pending.value);
       m.lookupFailed = true;
-      return `I could not find an account with the user id ${pending.value ?? ''}.`;
+      return `I could not find an account with the user id ${pending.value}.`;
     }
-    const action = plan.actions[pending.index];
-    if (error !== undefined && pending.used.length > 0) {
-      for (const u of pending.used) this.reject(u.id, u.value);
-      const spent = pending.used.every((u) => (m.asks.get(u.id) ?? 0) >= MAX_ASKS_PER_VALUE);
-      if (!spent) return sayResult(call.function.name, content);
+    const said: string[] = [];
+    for (const [i, call] of calls.entries()) {
+      const planned = pending.calls[i];
+      if (!planned) break;
+      const content = contentOf(call.id);
+      const error = resultError(content);
+      const sentence = sayResult(call.function.name, content);
+      if (error !== undefined && planned.used.length > 0) {
+        for (const u of planned.used) this.reject(u.id, u.value);
+        const spent = planned.used.every((u) => (m.asks.get(u.id) ?? 0) >= MAX_ASKS_PER_VALUE);
+        if (!spent) {
+          // Try the action again with what the caller says next.
+          m.next = planned.index;
+          return [...said, sentence].join(' ');
+        }
+      }
+      m.next = planned.index + 1;
+      m.confirm = undefined;
+      // Of a run of reads, say the errors and the last result only.
+      if (error !== undefined || i === calls.length - 1) said.push(sentence);
     }
-    m.next = pending.index + 1;
-    m.confirm = undefined;
-    return action ? sayResult(call.function.name, content) : '';
+    return said.join(' ');
   }
 
   private reject(id: string, value: string): void {
@@ -279,7 +301,7 @@ class ListeningAgent {
             ? this.latestHeardId(texts, rejected)
             : this.latestHeardId(texts.slice(-1), rejected);
         if (heard) {
-          m.pending = { index: IDENTITY_ID, used: [], value: heard };
+          m.pending = { kind: 'identity', value: heard };
           return say({ text: '', calls: [{ name: identity, arguments: { user_id: heard } }] });
         }
       }
@@ -335,8 +357,23 @@ class ListeningAgent {
           continue;
         }
       }
-      m.pending = { index, used };
-      return say({ text: '', calls: [{ name: action.name, arguments: args }] });
+      // A read runs with the reads after it that are ready too.
+      const batch = [{ index, used, call: { name: action.name, arguments: args } }];
+      for (let j = index + 1; !isWrite(this.host, action.name) && j < plan.actions.length; j++) {
+        const next = plan.actions[j]!;
+        if (next.side !== 'agent' || j === droppedIndex(plan) || isWrite(this.host, next.name)) {
+          break;
+        }
+        const ready = this.resolve(next, messages, texts);
+        if ('missing' in ready) break;
+        batch.push({
+          index: j,
+          used: ready.used,
+          call: { name: next.name, arguments: ready.args },
+        });
+      }
+      m.pending = { kind: 'plan', calls: batch.map((b) => ({ index: b.index, used: b.used })) };
+      return say({ text: '', calls: batch.map((b) => b.call) });
     }
     return say(this.close(afterTools));
   }

@@ -270,6 +270,8 @@ export function plainSpeech(text: string): string {
 
 /** An argument or field name as words: `reservation_id` -> "reservation number". */
 export function keyWords(key: string): string {
+  if (key === 'payment_id') return 'payment method';
+  if (key === 'user_id') return 'user id';
   return key
     .replace(/_id$/, ' number')
     .replace(/^num_/, 'number of ')
@@ -380,7 +382,11 @@ export function sayResult(name: string, content: string): string {
   const read = /^(get|search|list|find|calculate|check|lookup|think)$/.test(verb);
   if (!read) {
     if (/^transfer/.test(name)) return 'I am transferring you now.';
-    return `That is done: the ${objectOf(name)} ${verb === 'cancel' ? 'is cancelled' : 'is updated'}.`;
+    if (verb === 'cancel') return `That is done: I have cancelled the ${objectOf(name)}.`;
+    if (verb === 'book' || verb === 'create' || verb === 'place') {
+      return `That is done: I have made the ${objectOf(name)}.`;
+    }
+    return `That is done: I have updated the ${objectOf(name)}.`;
   }
   if (Array.isArray(parsed)) {
     return parsed.length === 0
