@@ -170,9 +170,27 @@ export function valueKindOf(key: string, value: unknown): ValueKind | undefined 
   return undefined;
 }
 
+/**
+ * Heard text with digit soundalikes between digits read as digits: "nine eight
+ * to eight" -> "nine eight two eight".
+ */
+export function withHeardDigits(heard: string): string {
+  const words = heardWords(heard);
+  const isDigit = (w: string | undefined) => w !== undefined && digitValue(w) !== undefined;
+  return words
+    .map((w, i) => {
+      const digit = DIGIT_SOUNDALIKES[w];
+      if (digit === undefined || !isDigit(words[i - 1]) || !isDigit(words[i + 1])) return w;
+      return digitWordOf[digit] ?? w;
+    })
+    .join(' ');
+}
+const digitWordOf: Record<string, string> = { '1': 'one', '2': 'two', '4': 'four', '8': 'eight' };
+
 /** Values of one kind found in heard text, as written values. */
-export function heardValues(heard: string, kind: ValueKind): string[] {
-  if (kind === 'name') return heardWords(heard).filter((w) => /^[a-z]{2,}$/.test(w));
+export function heardValues(heardText: string, kind: ValueKind): string[] {
+  if (kind === 'name') return heardWords(heardText).filter((w) => /^[a-z]{2,}$/.test(w));
+  const heard = withHeardDigits(heardText);
   const entities: SpokenEntity[] = extractEntities(heard, { referenceYear: REFERENCE_YEAR });
   const kinds: Record<ValueKind, SpokenEntityKind[]> = {
     id: ['id'],

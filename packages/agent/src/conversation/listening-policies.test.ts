@@ -4,6 +4,7 @@ import type { ScenarioState, ToolDefinition } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
 import type { ConversationHost } from './hook.js';
 import { createListeningAgentModel } from './listening-agent.js';
+import { heardValues, spelledIds, withHeardDigits } from './listening-common.js';
 import {
   callerScript,
   createListeningUserModel,
@@ -295,5 +296,20 @@ describe('listening scripted user', () => {
       expect((await u.hear(heard)).text).not.toMatch(/Instructions:|Domain:|Known info/);
     }
     expect((await u.hear('thank you for calling goodbye')).text).toBe('###STOP###');
+  });
+});
+
+describe('heard values', () => {
+  it('reads ids and codes as heard, with digit soundalikes inside a run', () => {
+    expect(
+      heardValues('my user id is james underscore patel underscore nine eight to eight', 'id'),
+    ).toEqual(['james_patel_9828']);
+    expect(heardValues('it is spelled three romeo kilo to tango nine', 'code')).toContain('3RK2T9');
+    expect(
+      spelledIds(
+        'alpha alpha romeo alpha victor underscore golf alfa romeo charlie indian alpha underscore one one seven seven',
+      ),
+    ).toEqual(['aarav_garcia_1177']);
+    expect(withHeardDigits('i want to go for two days')).toBe('i want to go for two days');
   });
 });
