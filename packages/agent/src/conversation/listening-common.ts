@@ -171,14 +171,15 @@ export function valueKindOf(key: string, value: unknown): ValueKind | undefined 
 }
 
 /**
- * Heard text with digit soundalikes between digits read as digits: "nine eight
- * to eight" -> "nine eight two eight".
+ * Heard text with digit soundalikes between digits read as digits ("nine
+ * eight to eight" -> "nine eight two eight") and "underscored" as "underscore".
  */
 export function withHeardDigits(heard: string): string {
   const words = heardWords(heard);
   const isDigit = (w: string | undefined) => w !== undefined && digitValue(w) !== undefined;
   return words
     .map((w, i) => {
+      if (w === 'underscored' || w === 'underscores') return 'underscore';
       const digit = DIGIT_SOUNDALIKES[w];
       if (digit === undefined || !isDigit(words[i - 1]) || !isDigit(words[i + 1])) return w;
       return digitWordOf[digit] ?? w;
