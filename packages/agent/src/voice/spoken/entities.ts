@@ -1,20 +1,22 @@
 /**
  * Candidate values in what a recognizer heard: the lowercase words without
  * punctuation that PocketSphinx prints. Emails and ids are found first (by
- * their "at ... dot" and "underscore"), then, left to right, dates, spelled
+ * their "at ... dot" and "underscore"), then, left to right, dates, times, spelled
  * codes and flight numbers, phone numbers, amounts and plain numbers.
  */
 import { readAmount, readCode, readDate, parseSpokenEmail, parseSpokenId } from './heard.js';
-import { digitValue, heardWords, isNumberWord, readNumberRun } from './numbers.js';
+import { digitValue, isNumberWord, readNumberRun } from './numbers.js';
+import { normalizeWords } from '../wer.js';
+import { readTime } from './heard-time.js';
 
 /** What kind of value an entity is. */
 export type SpokenEntityKind =
-  'email' | 'id' | 'date' | 'code' | 'flight' | 'phone' | 'amount' | 'number';
+  'email' | 'id' | 'date' | 'time' | 'code' | 'flight' | 'phone' | 'amount' | 'number';
 
 /** One value found in heard text. */
 export interface SpokenEntity {
   kind: SpokenEntityKind;
-  /** The written value: a string for emails, ids, ISO dates, codes, flights and phones; a number otherwise. */
+  /** The written value: a string for emails, ids, ISO dates, `HH:MM` times, codes, flights and phones; a number otherwise. */
   value: string | number;
   /** For amounts: 'USD', 'EUR', 'GBP', 'JPY' or 'percent'. */
   unit?: string;
@@ -51,6 +53,7 @@ function pieceEnd(words: readonly string[], start: number): number {
   return k;
 }
 
+/** The emails in `words`: a word piece, "at", then "host dot tld" pieces. */
 function findEmails(words: readonly string[]): SpokenEntity[] {
   const found: SpokenEntity[] = [];
   words.forEach((word, at) => {
@@ -67,6 +70,7 @@ function findEmails(words: readonly string[]): SpokenEntity[] {
   return found;
 }
 
+/** The ids in `words` not already `taken`: pieces joined by "underscore". */
 function findIds(words: readonly string[], taken: boolean[]): SpokenEntity[] {
   const found: SpokenEntity[] = [];
   let i = 0;
@@ -92,6 +96,7 @@ function saidDigitByDigit(words: readonly string[], start: number, end: number):
   return true;
 }
 
+/** The date, code, flight, phone, amount or number starting at `words[i]`, if any. */
 function readAt(
   words: readonly string[],
   i: number,
@@ -112,13 +117,18 @@ function readAt(
   });
   const date = readDate(words, i, options.referenceYear);
   if (date) return make('date', date.value, date.end);
+  const time = readTime(words, i, true);
   const code = readCode(words, i);
-  if (code && /[A-Z]/.test(code.value) && code.end > i + 1) {
+  // "one a m zero zero zero a" is a code that starts like a time: the longer reading wins
+  const codeFirst = code && (!time || (code.end > time.end && code.value.length >= 5));
+  if (time && !codeFirst) return make('time', time.value, time.end);
+  if (code && /[A-Z]/.test(code.value) && (code.end > i + 1 || /\d/.test(words[i]!))) {
     if (/^[A-Z]{2,3}\d{1,4}$/.test(code.value)) return make('flight', code.value, code.end);
     if (code.value.length >= MIN_CODE_LENGTH && (/\d/.test(code.value) || code.value.length >= 5)) {
       return make('code', code.value, code.end);
     }
   }
+  if (time) return make('time', time.value, time.end);
   const run = readNumberRun(words, i);
   if (run && saidDigitByDigit(words, i, run.end)) {
     const digits = run.digits;
@@ -138,7 +148,8 @@ function readAt(
 /**
  * The values in `heard` (a recognizer's lowercase words, punctuation
  * ignored), in order, none overlapping: emails, ids, dates (ISO; a date
- * without a year needs `referenceYear`), spelled codes (at least four
+ * without a year needs `referenceYear`), times said with AM/PM or "o'clock"
+ * (`HH:MM`), spelled codes (at least four
  * characters, with a digit or at least five letters), flight numbers
  * (two or three letters and a number), phone numbers (ten or eleven digits
  * said one by one), amounts (money or percent) and numbers.
@@ -147,7 +158,7 @@ export function extractEntities(
   heard: string,
   options: ExtractEntitiesOptions = {},
 ): SpokenEntity[] {
-  const words = heardWords(heard);
+  const words = normalizeWords(heard);
   const taken: boolean[] = words.map(() => false);
   const take = (entities: SpokenEntity[]): SpokenEntity[] => {
     const kept = entities.filter((e) => !taken.slice(e.start, e.end).some(Boolean));

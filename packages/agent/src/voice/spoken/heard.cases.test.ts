@@ -7,6 +7,7 @@ import {
   parseSpokenId,
   type SpokenAmount,
 } from './heard.js';
+import { parseSpokenTime } from './heard-time.js';
 import { parseSpokenNumber } from './numbers.js';
 
 const NUMBERS: Array<[string, number | undefined]> = [
@@ -35,6 +36,7 @@ const NUMBERS: Array<[string, number | undefined]> = [
   ['twenty twenty four', 2024],
   ['nineteen oh five', 1905],
   ['double five', 55],
+  ['1177', 1177],
   ['hello', undefined],
   ['five apples', undefined],
   ['', undefined],
@@ -61,6 +63,7 @@ const AMOUNTS: Array<[string, SpokenAmount | undefined]> = [
   ['two bags', { value: 2, unit: 'bags' }],
   ['three kilograms', { value: 3, unit: 'kilograms' }],
   ['forty two', { value: 42 }],
+  ['100 dollars', { value: 100, unit: 'USD' }],
   ['dollars', undefined],
 ];
 
@@ -84,7 +87,9 @@ const CODES: Array<[string, string | undefined]> = [
   ['hotel alpha tango one ten', 'HAT110'],
   ['m as in mike zero five', 'M05'],
   ['bee dee zed', 'BDZ'],
+  ['x-ray one two three four', 'X1234'],
   ['em en', 'MN'],
+  ['m05knl', 'M05KNL'],
   ['not a code', undefined],
   ['', undefined],
 ];
@@ -129,9 +134,30 @@ const EMAILS: Array<[string, string | undefined]> = [
   ['jo dot smith at example', undefined],
   ['at example dot com', undefined],
   ['meet me at noon', undefined],
+  ['aa dot aa at at dot com', 'aa.aa@at.com'],
+  ['at dot aa at x dot com', 'at.aa@x.com'],
+];
+
+const TIMES: Array<[string, string | undefined]> = [
+  ['two thirty p m', '14:30'],
+  ['two thirty pm', '14:30'],
+  ['nine oh five a m', '09:05'],
+  ["nine o'clock", '09:00'],
+  ['twelve fifteen a m', '00:15'],
+  ['twelve p m', '12:00'],
+  ['eleven forty five pm', '23:45'],
+  ['seven', '07:00'],
+  ['noon', '12:00'],
+  ['midnight', '00:00'],
+  ['thirteen pm', undefined],
+  ['nine sixty', undefined],
+  ['lunch time', undefined],
 ];
 
 describe('reading heard values', () => {
+  it.each(TIMES)('parseSpokenTime(%j) = %j', (heard, time) => {
+    expect(parseSpokenTime(heard)).toBe(time);
+  });
   it.each(NUMBERS)('parseSpokenNumber(%j) = %j', (heard, value) => {
     expect(parseSpokenNumber(heard)).toBe(value);
   });

@@ -4,9 +4,9 @@
  * emails. Each `read*` function reads one value from `words[start..]` and
  * says where it ended; each `parseSpoken*` function reads a whole text.
  */
+import { normalizeWords } from '../wer.js';
 import {
   digitValue,
-  heardWords,
   isNumberWord,
   readNumberChunk,
   readNumberRun,
@@ -114,7 +114,7 @@ export function readAmount(
 
 /** The amount a whole text says ({@link readAmount}), or undefined. */
 export function parseSpokenAmount(text: string): SpokenAmount | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const read = readAmount(words, 0);
   return read && read.end === words.length ? read.value : undefined;
 }
@@ -207,6 +207,7 @@ export function readCode(words: readonly string[], start: number): Read<string> 
     } else if (letter !== undefined) {
       code += letter;
       i++;
+      if (letter === 'X' && words[i] === 'ray') i++; // "x ray", as "x-ray" is heard
       if (
         words[i] === 'as' &&
         words[i + 1] === 'in' &&
@@ -214,8 +215,12 @@ export function readCode(words: readonly string[], start: number): Read<string> 
       ) {
         i += 3;
       }
+    } else if (/^[a-z0-9]*\d[a-z0-9]*$/.test(word) && /[a-z]/.test(word)) {
+      // a recognizer that prints the code as one token ("m05knl")
+      code += word.toUpperCase();
+      i++;
     } else if (
-      isNumberWord(word) &&
+      (isNumberWord(word) || /^\d+$/.test(word)) &&
       word !== 'hundred' &&
       !/^(thousand|million|billion)/.test(word)
     ) {
@@ -232,17 +237,19 @@ export function readCode(words: readonly string[], start: number): Read<string> 
 
 /** A spelled code from a whole text: "m zero five k n l" -> "M05KNL", "mike zero five kilo november lima" too. */
 export function parseSpokenCode(text: string): string | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const read = readCode(words, 0);
   return read && read.end === words.length ? read.value : undefined;
 }
 
+/** The 1-based month a heard word names, or undefined. */
 function monthOf(word: string | undefined): number | undefined {
   if (word === undefined) return undefined;
   const index = MONTHS.findIndex((m) => m.toLowerCase() === word);
   return index < 0 ? undefined : index + 1;
 }
 
+/** A day of the month (1-31), cardinal or ordinal, from `words[start..]`. */
 function readDay(words: readonly string[], start: number): Read<number> | undefined {
   const chunk = readNumberChunk(words, start);
   if (!chunk || chunk.value < 1 || chunk.value > 31 || !Number.isInteger(chunk.value))
@@ -250,6 +257,7 @@ function readDay(words: readonly string[], start: number): Read<number> | undefi
   return { value: chunk.value, end: chunk.end };
 }
 
+/** A four-digit year from `words[start..]`: "twenty twenty four", "two thousand five", "nineteen oh five". */
 function readYear(words: readonly string[], start: number): Read<number> | undefined {
   const run = readNumberRun(words, start, 3);
   if (!run || run.ordinal || run.value < 1000 || run.value > 2999 || run.digits.length !== 4)
@@ -295,7 +303,7 @@ export function readDate(
 
 /** A whole text as an ISO date ({@link readDate}): "may twenty fourth" with 2024 -> "2024-05-24". */
 export function parseSpokenDate(text: string, referenceYear?: number): string | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const read = readDate(words, 0, referenceYear);
   return read && read.end === words.length ? read.value : undefined;
 }
@@ -315,7 +323,7 @@ function readPiece(
   let out = '';
   while (i < words.length && !stop(words[i]!)) {
     const word = words[i]!;
-    if (isNumberWord(word) || word === 'double' || word === 'triple') {
+    if (isNumberWord(word) || /^\d+$/.test(word) || word === 'double' || word === 'triple') {
       const run = readNumberRun(words, i);
       if (run && !run.ordinal) {
         out += run.digits;
@@ -336,7 +344,7 @@ function readPiece(
  * seven"). Lowercase; undefined if no joiner was said.
  */
 export function parseSpokenId(text: string): string | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   if (!words.some((w) => w === 'underscore')) return undefined;
   let out = '';
   let i = 0;
@@ -356,14 +364,12 @@ export function parseSpokenId(text: string): string | undefined {
 
 /**
  * An email address: "jo dot smith at example dot com" -> "jo.smith@example.com".
- * The last "at" is the at sign; "dot", "underscore", "dash" and "plus" are
- * symbols; number words are digits. Undefined without an "at" and a "dot"
- * after it.
+ * The at sign is the last "at" followed by a host ("name dot tld");
+ * "dot", "underscore", "dash" and "plus" are symbols; number words are
+ * digits. Undefined without such an "at".
  */
 export function parseSpokenEmail(text: string): string | undefined {
-  const words = heardWords(text);
-  const at = words.lastIndexOf('at');
-  if (at <= 0 || !words.slice(at + 1).includes('dot')) return undefined;
+  const words = normalizeWords(text);
   const symbols: Record<string, string> = { ...JOINERS, plus: '+' };
   const part = (slice: readonly string[]): string => {
     let out = '';
@@ -381,8 +387,11 @@ export function parseSpokenEmail(text: string): string | undefined {
     }
     return out;
   };
-  const local = part(words.slice(0, at));
-  const domain = part(words.slice(at + 1));
-  if (local === '' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) return undefined;
-  return `${local}@${domain}`;
+  // the last "at" that leaves a host after it ("jo at at dot com": the host is "at.com")
+  for (let at = words.lastIndexOf('at'); at > 0; at = words.lastIndexOf('at', at - 1)) {
+    const local = part(words.slice(0, at));
+    const domain = part(words.slice(at + 1));
+    if (local !== '' && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) return `${local}@${domain}`;
+  }
+  return undefined;
 }

@@ -3,7 +3,8 @@
  * engine), what a recognizer heard back to written values, and word errors
  * counted on one canonical spoken form.
  */
-export { toSpokenForm, looksLikeLetterCode, UNSPOKEN_CHARACTERS } from './spoken-form.js';
+export { toSpokenForm, UNSPOKEN_CHARACTERS } from './spoken-form.js';
+export { looksLikeLetterCode } from './letter-code.js';
 export type { SpokenFormOptions } from './spoken-form.js';
 export {
   cardinalWords,
@@ -33,6 +34,7 @@ export {
   parseSpokenId,
 } from './heard.js';
 export type { SpokenAmount } from './heard.js';
+export { parseSpokenTime } from './heard-time.js';
 export { extractEntities } from './entities.js';
 export type { ExtractEntitiesOptions, SpokenEntity, SpokenEntityKind } from './entities.js';
 export { canonicalSpokenWords, normalizedWordErrors } from './spoken-wer.js';

@@ -20,6 +20,7 @@ export function joinList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]!}`;
 }
 
+/** `text` trimmed, with a period unless it already ends with punctuation. */
 function sentence(text: string): string {
   const trimmed = text.trim();
   if (trimmed === '') return '';
@@ -31,12 +32,14 @@ function isShortItem(item: string): boolean {
   return item.split(/\s+/).length <= 5 && !/[.!?:;,]/.test(item);
 }
 
+/** List items as sentences: short items as one series, longer ones one sentence each. */
 function listSentences(items: string[]): string[] {
   const clean = items.map((item) => item.trim()).filter((item) => item !== '');
   if (clean.length >= 2 && clean.every(isShortItem)) return [sentence(joinList(clean))];
   return clean.map(sentence);
 }
 
+/** A table row as one sentence of its cells. */
 function tableRow(line: string): string {
   const cells = line
     .split('|')
@@ -48,21 +51,21 @@ function tableRow(line: string): string {
 /** Inline markup removed: emphasis, inline code, links, images and HTML tags. */
 export function stripInline(text: string): string {
   return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/!\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g, '$1')
+    .replace(/\[([^\]\n]{1,300})\]\((?:[^()\n]|\([^)\n]*\)){0,500}\)/g, '$1')
+    .replace(/\[([^\]\n]{1,300})\]\[[^\]\n]{0,100}\]/g, '$1')
     .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
-    .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, ' ')
+    .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,500})?\/?>/g, ' ')
     .replace(/&nbsp;/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, ' less than ')
     .replace(/&gt;/g, ' greater than ')
     .replace(/`+([^`]*)`+/g, '$1')
-    .replace(/\*\*(?=\S)([^*]*?\S)\*\*/g, '$1')
-    .replace(/(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/g, '$1')
-    .replace(/(?<![A-Za-z0-9_])__(?=\S)(.*?\S)__(?![A-Za-z0-9_])/g, '$1')
-    .replace(/(?<![A-Za-z0-9_])_(?=[^\s_])([^_]*?[^\s_])_(?![A-Za-z0-9_])/g, '$1')
-    .replace(/~~(.*?)~~/g, '$1');
+    .replace(/\*\*(?=\S)([^*\n]{0,500}?\S)\*\*/g, '$1')
+    .replace(/(?<![\w*])\*(?=\S)([^*\n]{0,500}?\S)\*(?![\w*])/g, '$1')
+    .replace(/(?<![A-Za-z0-9_])__(?=\S)([^\n]{0,500}?\S)__(?![A-Za-z0-9_])/g, '$1')
+    .replace(/(?<![A-Za-z0-9_])_(?=[^\s_])([^_\n]{0,500}?[^\s_])_(?![A-Za-z0-9_])/g, '$1')
+    .replace(/~~([^\n]{0,500}?)~~/g, '$1');
 }
 
 /** The lines of `text` as sentences (headings, lists, tables, quotes handled). */
@@ -106,6 +109,7 @@ function blockSentences(text: string): string[] {
 export function stripMarkup(text: string): string {
   const withoutCode = text
     .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+/g, ' ')
     .replace(/(^|\n)[ \t]*(```|~~~)[^\n]*\n[\s\S]*?(?:\n[ \t]*\2[^\n]*(?=\n|$)|$)/g, '$1')
     .replace(/```[\s\S]*?(?:```|$)/g, ' ');
   const inline = stripInline(withoutCode);

@@ -4,6 +4,7 @@
  * a recognizer prints (lowercase, no punctuation) back into values and digit
  * strings.
  */
+import { normalizeWords } from '../wer.js';
 
 const ONES = [
   'zero',
@@ -33,12 +34,14 @@ const SCALES = ['', 'thousand', 'million', 'billion', 'trillion', 'quadrillion']
 /** Integers with more digits than this are read digit by digit. */
 const MAX_CARDINAL_DIGITS = 18;
 
+/** 0-99 in words, tens and units hyphenated. */
 function below100(n: number): string {
   if (n < 20) return ONES[n]!;
   const tens = TENS[Math.floor(n / 10)]!;
   return n % 10 === 0 ? tens : `${tens}-${ONES[n % 10]!}`;
 }
 
+/** 0-999 in words. */
 function below1000(n: number): string {
   const hundreds = Math.floor(n / 100);
   const rest = n % 100;
@@ -217,8 +220,13 @@ export function readNumberChunk(words: readonly string[], start: number): Number
   let ordinal = false;
   const first = words[i];
   if (first === undefined) return undefined;
-  if (first === 'zero' || first === 'oh')
+  if (first === 'zero' || first === 'oh') {
     return { value: 0, digits: '0', end: i + 1, ordinal: false };
+  }
+  // A recognizer that prints digits: the token is one chunk.
+  if (/^\d{1,15}$/.test(first)) {
+    return { value: Number(first), digits: first, end: i + 1, ordinal: false };
+  }
   if (first === 'a' && (words[i + 1] === 'hundred' || SCALE_VALUES.has(words[i + 1] ?? ''))) {
     current = 1;
     small = 'unit';
@@ -331,23 +339,13 @@ export function readNumberRun(
   return { digits, value, end: i, chunks, ordinal };
 }
 
-/** The words of `text` as a recognizer prints them: lowercase, hyphens split, no punctuation. */
-export function heardWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/[-\u2010-\u2015]+/g, ' ')
-    .replace(/[^\p{L}\p{N}'\s]+/gu, ' ')
-    .split(/\s+/)
-    .filter((w) => w.length > 0);
-}
-
 /**
  * The number said by `text`: "two thousand five hundred eighty" -> 2580,
  * "minus twenty" -> -20, "one point five" -> 1.5, "one one seven seven" ->
  * 1177. Undefined unless the whole text is a number.
  */
 export function parseSpokenNumber(text: string): number | undefined {
-  const words = heardWords(text);
+  const words = normalizeWords(text);
   const read = readSignedNumber(words, 0);
   return read && read.end === words.length ? read.value : undefined;
 }

@@ -92,6 +92,7 @@ const ADDRESS_SYMBOLS: Record<string, string> = {
   '/': 'slash',
 };
 
+/** An address (email or host) with its symbols said as words. */
 function sayAddress(text: string): string {
   return (text.match(/[.\-_+@/]|[^.\-_+@/]+/g) ?? [])
     .map((part) => ADDRESS_SYMBOLS[part] ?? sayPiece(part))

@@ -4,9 +4,11 @@
  * Markup is removed first ({@link stripMarkup}), then written values are
  * rewritten into words, most specific first: web addresses, emails, phone
  * numbers, dates, times, money, percentages, ordinals, quantities, ids,
- * flight numbers, codes, years and plain numbers. Every rewrite produces words
- * without digits, so running it again changes nothing.
+ * flight numbers, codes, years and plain numbers. Rewrites produce words
+ * without digits; the rules run again (at most three more times) until the
+ * text stops changing, so the result is its own spoken form.
  */
+import { looksLikeLetterCode } from './letter-code.js';
 import { stripMarkup } from './markup.js';
 import { cardinalWords, digitWords, numberWords, ordinalWords, yearWords } from './numbers.js';
 import {
@@ -57,33 +59,7 @@ const SCALE_WORDS: Record<string, string> = {
   bn: 'billion',
 };
 
-/** All-capital words of 5-8 letters that are words, not codes. */
-const CAPITAL_WORDS = new Set(
-  (
-    'ABOUT AFTER AGAIN AGENT ALERT ALWAYS ANSWER BASIC BEFORE BOOKED CABIN CANCEL CHANGE CHECK ' +
-    'CLASS CLOSED DELAYED ECONOMY ERROR EXTRA FIRST FLIGHT GREAT HELLO HOTEL IMPORTANT LUGGAGE ' +
-    'MEMBER NEVER NOTE NOTICE OFFER ORDER PLEASE POLICY REFUND RETURN SILVER SORRY STATUS STRICT ' +
-    'STRENGTH SUCCESS TERMS THANK THANKS TICKET TODAY TOTAL UPDATE URGENT WARNING WORLD'
-  ).split(' '),
-);
-
-/**
- * Whether an all-capital word looks like a code to spell: a known word
- * never does; otherwise it has no vowel, a run of four consonants, or a
- * letter pair English words hardly have ("DZ", "HX", "QK", a J, Q, V or Z
- * before a consonant).
- */
-export function looksLikeLetterCode(word: string): boolean {
-  const upper = word.toUpperCase();
-  if (CAPITAL_WORDS.has(upper)) return false;
-  if (!/[AEIOUY]/.test(upper)) return true;
-  if (/[^AEIOUY]{4}/.test(upper)) return true;
-  if (/Q(?!U)|[JVZ][^AEIOUYZ]|X[^AEIOUYTPCH]|[BCDFGHKMNPTW][JQXZ]|[HWK][BDFGKMPV]/.test(upper)) {
-    return true;
-  }
-  return /(.)\1\1/.test(upper);
-}
-
+/** The plural of a number's words: "nineteen ninety" -> "nineteen nineties". */
 function plural(words: string): string {
   if (words.endsWith('y')) return `${words.slice(0, -1)}ies`;
   if (words.endsWith('x')) return `${words}es`;
@@ -93,6 +69,7 @@ function plural(words: string): string {
 /** A rewrite: a pattern and what each match is said as. */
 type Rule = [RegExp, (match: string, ...groups: Array<string | undefined>) => string];
 
+/** Rules for ISO, slash and month-name dates. */
 function dateRules(options: SpokenFormOptions): Rule[] {
   const valid = (y: number | undefined, m: number, d: number): boolean =>
     m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y ?? 2000, m);
@@ -126,14 +103,14 @@ function dateRules(options: SpokenFormOptions): Rule[] {
     ],
     [
       new RegExp(
-        `(?<![\\w.])(?:[Tt]he\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH})\\b\\.?(?:,?\\s+(\\d{4})(?!\\w))?`,
+        `(?<![\\w.])(?:([Tt]he)\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH})\\b\\.?(?:,?\\s+(\\d{4})(?!\\w))?`,
         'g',
       ),
-      (all, d, name, y) => {
+      (all, the, d, name, y) => {
         const m = monthNumber(name!)!;
         const year = y === undefined ? undefined : +y;
         if (!valid(year, m, +d!)) return all;
-        const said = `the ${ordinalWords(+d!)} of ${sayDate(undefined, m, 1).split(' ')[0]!}`;
+        const said = `${the ?? 'the'} ${ordinalWords(+d!)} of ${sayDate(undefined, m, 1).split(' ')[0]!}`;
         return year === undefined ? said : `${said}, ${yearWords(year)}`;
       },
     ],
@@ -146,6 +123,7 @@ function dateRules(options: SpokenFormOptions): Rule[] {
 
 const MERIDIEM = '([AaPp])(?:\\.\\s?[Mm]\\.?|[Mm])(?!\\w)';
 
+/** Rules for clock times, with or without AM/PM. */
 function timeRules(): Rule[] {
   // "a.m." before a new sentence (or at the end) also ended the sentence: that period stays.
   const keepPeriod = (match: string, said: string, rest: string): string =>
@@ -171,6 +149,18 @@ function timeRules(): Rule[] {
   ];
 }
 
+/**
+ * Rules for ranges: an en dash between two numbers or amounts ("$50–$100"),
+ * or a hyphen between two numbers of at most four digits ("5-7"), is "to".
+ */
+function rangeRules(): Rule[] {
+  return [
+    [/(?<=\d%?)\s?[\u2013\u2014]\s?(?=[-\u2212]?[$\u20ac\u00a3\u00a5]?\d)/g, () => ' to '],
+    [/(?<![\w.,-])(\d{1,4})-(?=\d{1,4}(?![\w-]|[.,]\d))/g, (_, n) => `${n!} to `],
+  ];
+}
+
+/** Rules for money, percentages, ordinals, decades and quantities with units. */
 function amountRules(): Rule[] {
   const money = (
     sign: string | undefined,
@@ -193,14 +183,14 @@ function amountRules(): Rule[] {
       (_, sign, amount, code) => money(sign, code!, amount!),
     ],
     [
-      new RegExp(`\\b(USD|EUR|GBP|JPY)\\s?([-\\u2212]?)(${NUM})(?!\\w)`, 'g'),
+      new RegExp(`\\b(USD|EUR|GBP|JPY)\\s([-\\u2212]?)(${NUM})(?!\\w)`, 'g'),
       (_, code, sign, amount) => money(sign, code!, amount!),
     ],
     [
       new RegExp(`(?<![\\w.])([-\\u2212+]?)(${NUM})\\s?%`, 'g'),
       (_, sign, amount) => `${numberWords(`${sign === '+' ? '' : sign!}${amount!}`)} percent`,
     ],
-    [/(?<![\w.])(\d+)(?:st|nd|rd|th)\b/gi, (_, n) => ordinalWords(n!)],
+    [/(?<![\w.])(\d+)(?:st|nd|rd|th)\b/g, (_, n) => ordinalWords(n!)],
     [
       /(?<![\w.])(\d{1,3}0)'?s\b/g,
       (_, n) => plural(n!.length === 4 ? yearWords(+n!) : cardinalWords(n!)),
@@ -215,10 +205,15 @@ function amountRules(): Rule[] {
   ];
 }
 
+/** Rules for ids with underscores, flight numbers and codes. */
 function codeRules(options: SpokenFormOptions): Rule[] {
   const isCode = options.isLetterCode ?? looksLikeLetterCode;
   return [
     [/(?<![\w@.])[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)+(?![\w@])/g, (id) => sayId(id)],
+    [
+      /\b([Ff]lights?\s+(?:number\s+)?)([A-Z]{2,3})\s(\d{1,4})(?![\w-])/g,
+      (_, lead, letters, digits) => `${lead!}${sayFlightNumber(letters!, digits!)}`,
+    ],
     [
       /(?<![\w.-])([A-Z]{2,3})(\d{1,4})(?![\w-])/g,
       (_, letters, digits) => sayFlightNumber(letters!, digits!),
@@ -234,14 +229,18 @@ function codeRules(options: SpokenFormOptions): Rule[] {
 const YEAR_CUES =
   'in|since|by|from|until|till|of|year|before|after|during|through|circa|spring|summer|fall|autumn|winter';
 
+/** Rules for years after a cue word, "#5", slashes between numbers, and plain numbers; any digit left is read alone. */
 function numberRules(): Rule[] {
   return [
     [
       new RegExp(`\\b(${YEAR_CUES})(\\s+)(1[1-9]\\d\\d|20\\d\\d)(?![\\w,]|\\.\\d)`, 'gi'),
       (_, cue, space, y) => `${cue!}${space!}${yearWords(+y!)}`,
     ],
+    [
+      /\b(ending in|ends in|last four digits|last four|digits)(:?\s+)(\d{2,8})(?!\w)/gi,
+      (_, cue, space, digits) => `${cue!}${space!}${digitWords(digits!)}`,
+    ],
     [/#\s?(?=\d)/g, () => 'number '],
-    [/(?<=[A-Za-z])\/(?=[A-Za-z])/g, () => ' or '],
     [/(?<=\d)\/(?=\d)/g, () => ' slash '],
     [
       /(?<![\w.])([-\u2212+]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?!\w)/g,
@@ -262,6 +261,8 @@ function numberRules(): Rule[] {
 }
 
 const SYMBOL_RULES: Rule[] = [
+  [/\s*[\u2192\u21d2\u27f6]\s*/g, () => ' to '],
+  [/\s*\u00d7\s*/g, () => ' times '],
   [/\s*&\s*/g, () => ' and '],
   [/\s*@\s*/g, () => ' at '],
   [/\s*%/g, () => ' percent'],
@@ -271,6 +272,7 @@ const SYMBOL_RULES: Rule[] = [
   [/(^|\s)~(?=\w)/g, (_, lead) => `${lead!}about `],
 ];
 
+/** Every rule applied in order over the whole text. */
 function applyRules(text: string, rules: readonly Rule[]): string {
   let out = text;
   for (const [pattern, say] of rules) {
@@ -281,10 +283,19 @@ function applyRules(text: string, rules: readonly Rule[]): string {
   return out;
 }
 
+/** Rewrites after the first, at most, when one frees a new token. */
+const MAX_PASSES = 3;
+
 /** Stray symbols removed and spacing and punctuation tidied. */
 function tidy(text: string): string {
   return text
     .replace(UNSPOKEN_CHARACTERS, ' ')
+    .replace(/\p{Extended_Pictographic}|[\u{1f3fb}-\u{1f3ff}]|\ufe0f|\u20e3/gu, ' ')
+    .replace(/\+/g, ' plus ')
+    .replace(/(?<=\p{L})\/(?=\p{L})/gu, ' or ')
+    .replace(/\//g, ' ')
+    .replace(/(?<![\p{L}\p{N}])-+|-+(?![\p{L}\p{N}])/gu, ' ')
+    .replace(/\u2022/g, ' ')
     .replace(/[\u2013\u2014]/g, ', ')
     .replace(/\s+/g, ' ')
     .replace(/\s+([.,!?;:])/g, '$1')
@@ -307,20 +318,32 @@ function tidy(text: string): string {
 export function toSpokenForm(text: string, options: SpokenFormOptions = {}): string {
   const plain = stripMarkup(String(text))
     .normalize('NFKC')
-    .replace(/[\u200b-\u200d\ufeff]/g, '');
+    .replace(/[\u200b-\u200d\ufeff]/g, '')
+    .replace(/\s+/g, ' ');
   const rules: Rule[] = [
     [/\b(?:https?:\/\/|www\.)[^\s<>"'()]+?(?=[.,;:!?)]*(?:\s|$))/gi, (url) => sayUrl(url)],
-    [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, (email) => sayEmail(email)],
     [
-      /(?<![\w-])(\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\w-])/g,
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g,
+      (email) => sayEmail(email),
+    ],
+    [
+      /(?<![\w-])(\+\d{1,3}[\s.-]?|1[\s.-])?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\w-])/g,
       (phone) => sayPhone(phone),
     ],
     ...dateRules(options),
     ...timeRules(),
+    ...rangeRules(),
     ...amountRules(),
     ...codeRules(options),
     ...numberRules(),
     ...SYMBOL_RULES,
   ];
-  return tidy(applyRules(plain, rules));
+  // A rewrite can free a new token ("0.00SDZQKO" -> "zero. zero zero SDZQKO"): rewrite until nothing changes.
+  let spoken = tidy(applyRules(plain, rules));
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const again = tidy(applyRules(spoken, rules));
+    if (again === spoken) break;
+    spoken = again;
+  }
+  return spoken;
 }

@@ -5,7 +5,7 @@
  */
 import { normalizeWords, wordErrors, type WordErrors } from '../wer.js';
 import { NATO_ALPHABET } from './heard.js';
-import { isNumberWord } from './numbers.js';
+import { isDigitWord, isNumberWord } from './numbers.js';
 import { toSpokenForm, type SpokenFormOptions } from './spoken-form.js';
 
 /**
@@ -16,28 +16,29 @@ import { toSpokenForm, type SpokenFormOptions } from './spoken-form.js';
  * between number words dropped.
  */
 export function canonicalSpokenWords(text: string, options?: SpokenFormOptions): string[] {
-  const words = normalizeWords(toSpokenForm(text, options));
+  const words = normalizeWords(toSpokenForm(text, options)).map((word) =>
+    word === 'oh' ? 'zero' : (NATO_ALPHABET[word]?.toLowerCase() ?? word),
+  );
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    if (word === 'oh') out.push('zero');
-    else if (NATO_ALPHABET[word] !== undefined) out.push(NATO_ALPHABET[word].toLowerCase());
-    else if ((word === 'double' || word === 'triple') && next !== undefined && next.length === 1) {
-      out.push(...Array<string>(word === 'double' ? 2 : 3).fill(next));
+    const repeat = word === 'double' ? 2 : word === 'triple' ? 3 : 0;
+    if (repeat > 0 && next !== undefined && (next.length === 1 || isDigitWord(next))) {
+      out.push(...Array<string>(repeat).fill(next));
       i++;
-    } else if (word === 'a' && (next === 'hundred' || next === 'thousand')) out.push('one');
-    else if ((word === 'a' || word === 'p') && next === 'm') {
+    } else if (word === 'a' && (next === 'hundred' || next === 'thousand')) {
+      out.push('one');
+    } else if ((word === 'a' || word === 'p') && next === 'm') {
       out.push(`${word}m`);
       i++;
     } else if (
-      word === 'and' &&
-      out.length > 0 &&
-      isNumberWord(out[out.length - 1]!) &&
-      isNumberWord(next ?? '')
+      word !== 'and' ||
+      !isNumberWord(out[out.length - 1] ?? '') ||
+      !isNumberWord(next ?? '')
     ) {
-      continue;
-    } else out.push(word);
+      out.push(word);
+    }
   }
   return out;
 }

@@ -26,15 +26,18 @@ class Parser {
     this.pos = start;
   }
 
+  /** Moves past white space. */
   private skipSpace(): void {
     while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
   }
 
+  /** The next character that is not white space ("" at the end). */
   private peek(): string {
     this.skipSpace();
     return this.text[this.pos] ?? '';
   }
 
+  /** The value at the current position, or undefined if none parses. */
   value(depth: number): Literal | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const c = this.peek();
@@ -54,6 +57,7 @@ class Parser {
     return { kind: 'scalar', text: word[0] };
   }
 
+  /** A quoted string at the current position, escapes resolved. */
   private string(): string | undefined {
     const quote = this.text[this.pos]!;
     let out = '';
@@ -72,6 +76,7 @@ class Parser {
     return undefined;
   }
 
+  /** A list (`[...]` or `(...)`) at the current position. */
   private list(close: string, depth: number): Literal | undefined {
     this.pos++;
     const items: Literal[] = [];
@@ -87,6 +92,7 @@ class Parser {
     return { kind: 'list', items };
   }
 
+  /** A record `{...}` at the current position. */
   private record(depth: number): Literal | undefined {
     const entries = this.entries('}', depth);
     return entries && { kind: 'record', entries };
@@ -145,6 +151,7 @@ export function humanizeName(name: string): string {
     .toLowerCase();
 }
 
+/** A scalar in words: booleans as yes/no, null as none. */
 function describeScalar(text: string): string {
   if (text === 'true' || text === 'True') return 'yes';
   if (text === 'false' || text === 'False') return 'no';
@@ -152,6 +159,7 @@ function describeScalar(text: string): string {
   return text.trim();
 }
 
+/** Entries as "key value" joined by `separator`, at most MAX_ITEMS of them. */
 function describeEntries(entries: Array<[string | undefined, Literal]>, separator: string): string {
   const shown = entries.slice(0, MAX_ITEMS).map(([key, value]) => {
     const described = describeLiteral(value);
@@ -159,6 +167,20 @@ function describeEntries(entries: Array<[string | undefined, Literal]>, separato
   });
   if (entries.length > MAX_ITEMS) shown.push(`and ${entries.length - MAX_ITEMS} more`);
   return shown.filter((s) => s !== '').join(separator);
+}
+
+/**
+ * A record shaped like a tool call, `{"name": "f", "arguments": {...}}`
+ * (or `args`, `parameters`, `input`), as that call; otherwise undefined.
+ */
+function asToolCall(entries: Array<[string | undefined, Literal]>): Literal | undefined {
+  const name = entries.find(([key]) => key === 'name')?.[1];
+  const args = entries.find(
+    ([key]) => key === 'arguments' || key === 'args' || key === 'parameters' || key === 'input',
+  )?.[1];
+  if (entries.length !== 2 || name?.kind !== 'scalar' || args?.kind !== 'record') return undefined;
+  if (!/^[A-Za-z_][\w.]*$/.test(name.text)) return undefined;
+  return { kind: 'call', name: name.text, args: args.entries };
 }
 
 /** A literal in words: records as "key value, key value", lists joined by commas, calls as "name: args". */
@@ -173,8 +195,10 @@ export function describeLiteral(value: Literal): string {
         nested ? '; ' : ', ',
       );
     }
-    case 'record':
-      return describeEntries(value.entries, ', ');
+    case 'record': {
+      const call = asToolCall(value.entries);
+      return call ? describeLiteral(call) : describeEntries(value.entries, ', ');
+    }
     case 'call': {
       const args = describeEntries(value.args, '; ');
       const name = humanizeName(value.name);
