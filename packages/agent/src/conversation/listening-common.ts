@@ -9,7 +9,8 @@ import type { JsonObject } from '../scenario/types.js';
 import { extractEntities } from '../voice/spoken/entities.js';
 import type { SpokenEntity, SpokenEntityKind } from '../voice/spoken/entities.js';
 import { spelledLetter } from '../voice/spoken/heard.js';
-import { digitValue, heardWords, isNumberWord, readNumberRun } from '../voice/spoken/numbers.js';
+import { digitValue, isNumberWord, readNumberRun } from '../voice/spoken/numbers.js';
+import { normalizeWords as heardWords } from '../voice/wer.js';
 import type { ContextMessage } from './context.js';
 
 /** The year dates said without one are read in (the tau2 domains are set in 2024). */
