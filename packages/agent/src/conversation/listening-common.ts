@@ -209,8 +209,8 @@ export function heardValues(heardText: string, kind: ValueKind): string[] {
 
 /**
  * The heard value of `kind` closest to `planned`, over every heard text; for
- * names only a word equal to it (or spelled out) counts. Undefined when none
- * of that kind was heard.
+ * names a heard or spelled word within 40 % of its letters of it counts (and
+ * is capitalized). Undefined when none of that kind was heard.
  */
 export function closestHeard(
   texts: readonly string[],
@@ -223,8 +223,11 @@ export function closestHeard(
   for (const text of texts) {
     let values = heardValues(text, kind);
     if (kind === 'name') {
+      // A name is any heard (or spelled) word close enough to the planned one.
       const spelled = spelledWord(text);
-      values = [...values, ...(spelled ? [spelled] : [])].filter((v) => canonical(v) === target);
+      values = [...values, ...(spelled ? [spelled] : [])].filter(
+        (v) => editDistance(canonical(v), target) <= Math.floor(0.4 * target.length),
+      );
     }
     for (const value of values) {
       if (rejected.has(canonical(value))) continue;
@@ -237,7 +240,7 @@ export function closestHeard(
   if (kind === 'code' && planned.startsWith('#') && !best.value.startsWith('#')) {
     return `#${best.value}`;
   }
-  if (kind === 'name') return planned;
+  if (kind === 'name') return best.value.charAt(0).toUpperCase() + best.value.slice(1);
   return kind === 'code' ? best.value.toUpperCase() : best.value.toLowerCase();
 }
 

@@ -4,8 +4,9 @@ import type { ScenarioState, ToolDefinition } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
 import type { ConversationHost } from './hook.js';
 import { createListeningAgentModel } from './listening-agent.js';
-import { heardValues, spelledIds, withHeardDigits } from './listening-common.js';
+import { closestHeard, heardValues, spelledIds, withHeardDigits } from './listening-common.js';
 import {
+  callerFacts,
   callerScript,
   createListeningUserModel,
   firstPerson,
@@ -311,5 +312,23 @@ describe('heard values', () => {
       ),
     ).toEqual(['aarav_garcia_1177']);
     expect(withHeardDigits('i want to go for two days')).toBe('i want to go for two days');
+  });
+});
+
+describe('caller facts', () => {
+  it('reads quoted ids and several codes named together', () => {
+    const facts = callerFacts(
+      "You want to cancel reservation IDs XEHM4B and 59XX6W.\nYour user id is 'daiki_muller_1116'.",
+    );
+    expect(facts).toEqual([
+      { label: 'user id', value: 'daiki_muller_1116', kind: 'id' },
+      { label: 'reservation id', value: 'XEHM4B', kind: 'code' },
+      { label: 'reservation id', value: '59XX6W', kind: 'code' },
+    ]);
+  });
+
+  it('takes a heard name close to the planned one as heard', () => {
+    expect(closestHeard(['my name is mohamed silver'], 'name', 'Silva')).toBe('Silver');
+    expect(closestHeard(['my name is me away'], 'name', 'Mia')).toBeUndefined();
   });
 });

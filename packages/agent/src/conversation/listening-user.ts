@@ -125,9 +125,13 @@ function kindOfValue(value: string): ValueKind | 'other' {
 /** The facts of a caller's instructions: "Your user id is x", "You are Anya Garcia", codes named in them. */
 export function callerFacts(text: string): CallerFact[] {
   const facts: CallerFact[] = [];
-  const add = (label: string, raw: string) => {
-    const value = raw.trim().replace(/[.,;]+$/, '');
-    if (!value || facts.some((f) => f.label === label)) return;
+  const add = (label: string, raw: string, more = false) => {
+    const value = raw
+      .trim()
+      .replace(/[.,;]+$/, '')
+      .replace(/^['"\u2018\u201c]+|['"\u2019\u201d]+$/g, '');
+    const known = facts.filter((f) => f.label === label);
+    if (!value || (known.length > 0 && !more) || known.some((f) => f.value === value)) return;
     facts.push({ label, value, kind: label === 'name' ? 'name' : kindOfValue(value) });
   };
   const you = /\b(?:You are|I am|My name is|Your name is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)/.exec(
@@ -141,11 +145,18 @@ export function callerFacts(text: string): CallerFact[] {
     if (label === 'name' || m[2]!.split(/\s+/).length > 4) continue;
     add(label === 'confirmation number' ? 'reservation id' : label, m[2]!);
   }
+  // Codes named in the text: "reservation EHGLP3", "reservation IDs XEHM4B and 59XX6W".
+  const code = '#?[A-Z0-9]{5,10}';
   for (const m of text.matchAll(
-    /\b(reservation|order|booking|confirmation)(?:\s+(?:id|number))?\s+(#?[A-Z0-9]{5,10})\b/gi,
+    new RegExp(
+      `\\b(reservation|order|booking|confirmation)s?(?:\\s+(?:ids?|numbers?))?\\s+(${code}(?:(?:,\\s*|\\s+and\\s+)${code})*)\\b`,
+      'gi',
+    ),
   )) {
-    if (/\d|^[A-Z]{6}$/.test(m[2]!))
-      add(`${m[1]!.toLowerCase() === 'order' ? 'order' : 'reservation'} id`, m[2]!);
+    const label = `${m[1]!.toLowerCase() === 'order' ? 'order' : 'reservation'} id`;
+    for (const value of m[2]!.split(/,\s*|\s+and\s+/)) {
+      if (/\d|^[A-Z]{6}$/.test(value) && /^#?[A-Z0-9]+$/.test(value)) add(label, value, true);
+    }
   }
   return facts;
 }
@@ -210,6 +221,19 @@ export function spellValue(value: string): string {
 function sayFact(fact: CallerFact, spell: boolean): string {
   if (!spell || fact.kind === 'other') return `My ${fact.label} is ${fact.value}.`;
   return `Sure, my ${fact.label} is spelled ${spellValue(fact.value)}.`;
+}
+
+/** Facts said together: several values of one label in one sentence. */
+function sayFacts(facts: readonly CallerFact[], spell: boolean): string {
+  const first = facts[0];
+  if (facts.length > 1 && first && facts.every((f) => f.label === first.label)) {
+    const values = facts.map((f) => (spell ? spellValue(f.value) : f.value));
+    const list = `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]!}`;
+    return spell
+      ? `Sure, my ${first.label}s are spelled ${list}.`
+      : `My ${first.label}s are ${list}.`;
+  }
+  return facts.map((f) => sayFact(f, spell)).join(' ');
 }
 
 /** What the agent asked for, by the facts' labels. */
@@ -313,7 +337,7 @@ function userTurn(
     const given = known.length > 0 ? known : spell && memory.lastGiven ? [memory.lastGiven] : [];
     if (given.length > 0) {
       memory.lastGiven = given[given.length - 1];
-      return { text: given.map((f) => sayFact(f, spell)).join(' ') };
+      return { text: sayFacts(given, spell) };
     }
     const missing = `I'm sorry, I don't have my ${topic?.word ?? 'that'}.`;
     const userId = script.facts.find((f) => /user/.test(f.label));
