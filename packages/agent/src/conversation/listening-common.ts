@@ -129,6 +129,11 @@ export function spelledCodes(heard: string): string[] {
   };
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
+    if (w === 'x' && words[i + 1] === 'ray') {
+      code += 'X';
+      i++;
+      continue;
+    }
     const letter = letterOf(w);
     if (letter !== undefined && (w.length === 1 || w.length > 2)) {
       code += letter;

@@ -332,3 +332,11 @@ describe('caller facts', () => {
     expect(closestHeard(['my name is me away'], 'name', 'Mia')).toBeUndefined();
   });
 });
+
+describe('spelled codes', () => {
+  it('reads "x ray" as X', () => {
+    expect(heardValues('it is spelled x ray echo hotel mike four bravo', 'code')).toContain(
+      'XEHM4B',
+    );
+  });
+});

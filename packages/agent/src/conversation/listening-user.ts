@@ -202,7 +202,7 @@ export function spellValue(value: string): string {
     u: 'uniform',
     v: 'victor',
     w: 'whiskey',
-    x: 'xray',
+    x: 'x-ray',
     y: 'yankee',
     z: 'zulu',
   };
