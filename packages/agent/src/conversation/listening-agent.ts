@@ -201,7 +201,7 @@ class ListeningAgent {
       m.repeats = 0;
       m.lookupFailed = false;
       if (m.userStepAsked !== undefined && m.next === m.userStepAsked) {
-        while (plan.actions[m.next]?.side === 'user') m.next++;
+        m.next++;
       }
     }
     const reply = this.advance(messages, plan, afterTools, request.turn > plan.maxTurns);

@@ -340,3 +340,31 @@ describe('spelled codes', () => {
     );
   });
 });
+
+describe('caller-side actions', () => {
+  const plan = {
+    actions: [
+      { name: 'toggle_airplane_mode', side: 'user', arguments: {} },
+      { name: 'toggle_roaming', side: 'user', arguments: {} },
+    ],
+  };
+  it('the agent asks for one at a time, the user does the next one when asked', async () => {
+    const agent = new Talk(createListeningAgentModel(host(plan, [])));
+    await agent.hear('hello');
+    expect((await agent.hear('my phone has no data')).text).toBe(
+      'Next, please do this on your side: toggle airplane mode.',
+    );
+    expect((await agent.hear('okay i did that on my side')).text).toBe(
+      'Next, please do this on your side: toggle roaming.',
+    );
+    expect((await agent.hear('okay i did that')).text).toMatch(/anything else/);
+
+    const user = new Talk(createListeningUserModel(host(plan, [], instructions)));
+    await user.hear('hello how can i help');
+    const first = await user.hear('next please do this on your side toggle airplane mode');
+    expect(first.calls.map((c) => c.name)).toEqual(['toggle_airplane_mode']);
+    expect((await user.results({ status: 'ok' })).text).toBe('Okay, I did that on my side.');
+    const second = await user.hear('next please do this on your side toggle roaming');
+    expect(second.calls.map((c) => c.name)).toEqual(['toggle_roaming']);
+  });
+});
