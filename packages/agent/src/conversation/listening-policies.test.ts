@@ -368,3 +368,12 @@ describe('caller-side actions', () => {
     expect(second.calls.map((c) => c.name)).toEqual(['toggle_roaming']);
   });
 });
+
+describe('caller phone', () => {
+  it('knows a phone number given with its name', () => {
+    expect(callerFacts('You are John Smith with phone number 555-123-2002.')).toEqual([
+      { label: 'name', value: 'John Smith', kind: 'name' },
+      { label: 'phone number', value: '555-123-2002', kind: 'other' },
+    ]);
+  });
+});

@@ -145,6 +145,8 @@ export function callerFacts(text: string): CallerFact[] {
     if (label === 'name' || m[2]!.split(/\s+/).length > 4) continue;
     add(label === 'confirmation number' ? 'reservation id' : label, m[2]!);
   }
+  const phone = /\bphone number (?:is )?(\+?\d[\d\s().-]{6,}\d)/i.exec(text);
+  if (phone) add('phone number', phone[1]!);
   // Codes named in the text: "reservation EHGLP3", "reservation IDs XEHM4B and 59XX6W".
   const code = '#?[A-Z0-9]{5,10}';
   for (const m of text.matchAll(
