@@ -61,7 +61,7 @@ export function canonical(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9@._]/g, '');
 }
 
-/** Words a recognizer prints for a digit said inside a spelled run ("three romeo kilo to tango"). */
+/** Words a recognizer prints for a digit said inside a spelled run ("three romeo kilo to tango"), not at its edge. */
 const DIGIT_SOUNDALIKES: Record<string, string> = {
   to: '2',
   too: '2',
@@ -71,6 +71,11 @@ const DIGIT_SOUNDALIKES: Record<string, string> = {
 };
 /** Recognizer variants of spelling-alphabet words. */
 const LETTER_SOUNDALIKES: Record<string, string> = { indian: 'I', alfa: 'A', juliette: 'J' };
+
+/** Whether a word spells a letter or says a digit. */
+function spelledChar(word: string | undefined): boolean {
+  return word !== undefined && (letterOf(word) !== undefined || digitValue(word) !== undefined);
+}
 
 /** The letter a word spells, with recognizer variants. */
 function letterOf(word: string): string | undefined {
@@ -91,7 +96,8 @@ export function spelledIds(heard: string): string[] {
     while (k >= 0 && k < words.length) {
       const w = words[k]!;
       const letter = letterOf(w);
-      const digit = digitValue(w) ?? (parts.length > 0 ? DIGIT_SOUNDALIKES[w] : undefined);
+      const inside = parts.length > 0 && spelledChar(words[k + step]);
+      const digit = digitValue(w) ?? (inside ? DIGIT_SOUNDALIKES[w] : undefined);
       if (letter !== undefined) parts.push(letter.toLowerCase());
       else if (digit !== undefined) parts.push(String(digit));
       else break;
@@ -139,7 +145,7 @@ export function spelledCodes(heard: string): string[] {
       code += letter;
       continue;
     }
-    if (code !== '' && DIGIT_SOUNDALIKES[w] !== undefined) {
+    if (code !== '' && DIGIT_SOUNDALIKES[w] !== undefined && spelledChar(words[i + 1])) {
       code += DIGIT_SOUNDALIKES[w];
       continue;
     }
