@@ -178,7 +178,7 @@ export function callerScript(systemPrompt: string): CallerScript {
   };
 }
 
-/** A value spelled out as a caller does on the phone: NATO words for letters, digits as words, one at a time. */
+/** A value spelled out as a caller does on the phone: NATO words for letters, digits as words. */
 export function spellValue(value: string): string {
   const nato: Record<string, string> = {
     a: 'alpha',
@@ -208,23 +208,16 @@ export function spellValue(value: string): string {
     y: 'yankee',
     z: 'zulu',
   };
-  // A short pause after each letter and symbol, as on the phone; digits in one breath.
-  const parts: string[] = [];
+  // A pause around each underscore, at sign or dot; letters and digits in one breath.
+  const words: string[] = [];
   for (const ch of value.toLowerCase()) {
-    const last = parts.length - 1;
-    if (
-      /\d/.test(ch) &&
-      last >= 0 &&
-      /^(zero|one|two|three|four|five|six|seven|eight|nine)( |$)/.test(parts[last]!)
-    ) {
-      parts[last] = `${parts[last]!} ${digitWords(ch)}`;
-    } else if (/\d/.test(ch)) parts.push(digitWords(ch));
-    else if (ch === '_') parts.push('underscore');
-    else if (ch === '@') parts.push('at');
-    else if (ch === '.') parts.push('dot');
-    else if (nato[ch]) parts.push(nato[ch]);
+    if (ch === '_') words.push(', underscore,');
+    else if (ch === '@') words.push(', at,');
+    else if (ch === '.') words.push(', dot,');
+    else if (/\d/.test(ch)) words.push(digitWords(ch));
+    else if (nato[ch]) words.push(nato[ch]);
   }
-  return parts.join(', ');
+  return words.join(' ').replace(/\s+,/g, ',').replace(/,\s*$/, '');
 }
 
 /** How a fact is said in a sentence: "My user id is aarav_garcia_1177." */
