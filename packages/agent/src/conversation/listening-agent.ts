@@ -4,27 +4,35 @@
  * messages of its context are the transcripts).
  *
  * It follows the same gold plan (`scripted_plan`) as the text-mode reference
- * agent, one action at a time, and speaks plain sentences (no JSON, brackets or
+ * agent in order, but at its own pace: one change at a time, reads that are
+ * ready run together. It speaks plain sentences (no JSON, brackets or
  * underscores). What it acts with depends on what it heard:
  *
  * - Caller values. An argument that is an id, code, email, name or amount and
  *   is not found in any earlier tool result of the conversation must come from
  *   the caller. The agent takes the heard value of the same kind closest to the
  *   planned one (a misheard id is acted on as heard, so it shows up as a tool
- *   error or a wrong end state); when none was heard it asks for it, then asks
- *   to spell it, at most twice per value; after that it says it cannot do that
- *   step without it and moves on. A heard value a tool rejected is not used
- *   again: the agent asks again.
+ *   error or a wrong end state). Ids, codes and emails more than 60 % of their
+ *   characters away from the planned value, and names more than 40 % away, are
+ *   taken for other values. When none was heard it asks for it, then asks to
+ *   spell it, at most twice per value; after that it says it cannot do that
+ *   step without it and moves on (it does not guess: a value it never heard is
+ *   never acted on). A heard value a tool rejected is not used again.
+ *   Dates, flight numbers, words such as a cabin and flags are not gated: the
+ *   agent is taken to have found them itself.
  * - The account. With a read tool that takes only a `user_id`
  *   (`get_user_details`) and a plan that does not call it, the agent first looks
  *   the caller's account up with the user id it heard (asking for it, then for
- *   its spelling, when needed); what that returns (reservations, payment
- *   methods) then need not be heard.
+ *   its spelling, when needed, and trying again with a user id the caller
+ *   offers later); what that returns (reservations, payment methods) then
+ *   need not be heard.
  * - Changes. Before a write tool it reads the change back and asks "Shall I go
  *   ahead?"; it acts on a heard yes, takes a heard no (with a correction, or
  *   without: it asks again) at most three times, then leaves the change undone.
- * - Caller-side actions are asked for ("please do this on your side") and taken
- *   as done at the caller's next turn. Faults (`drop-last-action`) are honoured.
+ * - Caller-side actions are asked for one at a time ("please do this on your
+ *   side") and taken as done at the caller's next turn. A caller who did not
+ *   catch a turn ("say that again") hears it again (twice at most in a row).
+ *   Faults (`drop-last-action`) are honoured.
  */
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
