@@ -34,6 +34,8 @@ export * from './conversation/model.js';
 export * from './conversation/engine.js';
 export * from './conversation/scripted-plan.js';
 export * from './conversation/scripted-policies.js';
+export { createListeningAgentModel } from './conversation/listening-agent.js';
+export { createListeningUserModel } from './conversation/listening-user.js';
 export * from './conversation/stop-tokens.js';
 export * from './conversation/openai-model.js';
 export * from './rpc/index.js';

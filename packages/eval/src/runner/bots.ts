@@ -8,6 +8,8 @@ import {
   DbCache,
   DomainRegistry,
   createConversationEngine,
+  createListeningAgentModel,
+  createListeningUserModel,
   createOpenAIChatModel,
   createReferenceAgentModel,
   createScriptedUserModel,
@@ -28,9 +30,9 @@ export interface LlmSettings {
 export interface LocalBotsOptions {
   domains: Iterable<EvalDomain>;
   dataRoot: string;
-  /** The agent's brain: the scripted reference agent (default) or an LLM. */
+  /** The agent's brain: the scripted reference agent (default; its listening form in audio mode) or an LLM. */
   agentLlm?: LlmSettings;
-  /** The user simulator's brain: the scripted user (default) or an LLM. */
+  /** The user simulator's brain: the scripted user (default; its listening form in audio mode) or an LLM. */
   userLlm?: LlmSettings;
   logger?: Logger;
   dbCache?: DbCache;
@@ -94,12 +96,14 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
       conversation: createConversationEngine({ model }),
       ...(voice ? { voice } : {}),
     }).listen();
+  // In audio mode the scripted bots listen: they act on what their recognizer heard.
+  const heard = options.voice !== undefined;
   const agent = await listen(
-    modelFactory(options.agentLlm, createReferenceAgentModel),
+    modelFactory(options.agentLlm, heard ? createListeningAgentModel : createReferenceAgentModel),
     options.voice?.agent,
   );
   const user = await listen(
-    modelFactory(options.userLlm, createScriptedUserModel),
+    modelFactory(options.userLlm, heard ? createListeningUserModel : createScriptedUserModel),
     options.voice?.user,
   );
   return {

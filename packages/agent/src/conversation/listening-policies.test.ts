@@ -1,0 +1,383 @@
+// The listening policies (audio mode) driven with hand-built contexts: what they heard decides what they do.
+import { describe, expect, it } from 'vitest';
+import type { ScenarioState, ToolDefinition } from '../scenario/types.js';
+import type { ContextMessage } from './context.js';
+import type { ConversationHost } from './hook.js';
+import { createListeningAgentModel } from './listening-agent.js';
+import { closestHeard, heardValues, spelledIds, withHeardDigits } from './listening-common.js';
+import {
+  callerFacts,
+  callerScript,
+  createListeningUserModel,
+  firstPerson,
+  mismatches,
+} from './listening-user.js';
+import type { ChatModel } from './model.js';
+import { SCRIPTED_PLAN_KEY } from './scripted-plan.js';
+
+function tool(name: string, kind: 'read' | 'write', required: string[]): ToolDefinition {
+  return {
+    name,
+    kind,
+    description: name,
+    parameters: { type: 'object', properties: {}, required },
+    execute: () => null,
+  };
+}
+
+function host(plan: object, tools: ToolDefinition[], systemPrompt = 'policy'): ConversationHost {
+  const state = {
+    tools: new Map(tools.map((t) => [t.name, { tool: t, domain: 'test', options: {} }])),
+    shared: { [SCRIPTED_PLAN_KEY]: plan },
+  } as unknown as ScenarioState;
+  return { state, context: { systemPrompt } } as unknown as ConversationHost;
+}
+
+interface Said {
+  text: string;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+}
+
+/** One model call on `messages`, as the engine would make it. */
+async function say(model: ChatModel, messages: ContextMessage[], turn: number): Promise<Said> {
+  const out: Said = { text: '', calls: [] };
+  for await (const event of model.stream({
+    messages,
+    tools: [],
+    signal: new AbortController().signal,
+    turn,
+    step: 1,
+  })) {
+    if (event.type === 'text-delta') out.text += event.text;
+    if (event.type === 'tool-call') {
+      out.calls.push({
+        name: event.name,
+        arguments: JSON.parse(event.arguments) as Record<string, unknown>,
+      });
+    }
+  }
+  return out;
+}
+
+/** A conversation with one side's model: what it heard, and what it said and called. */
+class Talk {
+  readonly messages: ContextMessage[] = [];
+  turn = 0;
+  constructor(readonly model: ChatModel) {}
+  async hear(text: string): Promise<Said> {
+    this.turn++;
+    this.messages.push({ role: 'user', content: text });
+    return this.answer();
+  }
+  private async answer(): Promise<Said> {
+    const said = await say(this.model, this.messages, this.turn);
+    this.messages.push({
+      role: 'assistant',
+      content: said.text || null,
+      ...(said.calls.length
+        ? {
+            tool_calls: said.calls.map((c, i) => ({
+              id: `c${this.messages.length}_${i}`,
+              type: 'function' as const,
+              function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+            })),
+          }
+        : {}),
+    });
+    return said;
+  }
+  /** Give the results of the last calls and take the next step. */
+  async results(...contents: unknown[]): Promise<Said> {
+    const last = this.messages[this.messages.length - 1];
+    const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
+    calls.forEach((call, i) =>
+      this.messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: JSON.stringify(contents[i]),
+      }),
+    );
+    return this.answer();
+  }
+}
+
+const airlineTools = [
+  tool('get_user_details', 'read', ['user_id']),
+  tool('get_reservation_details', 'read', ['reservation_id']),
+  tool('update_reservation_flights', 'write', ['reservation_id']),
+  tool('end_conversation', 'read', []),
+];
+const changeFlights = {
+  name: 'update_reservation_flights',
+  side: 'agent',
+  arguments: {
+    reservation_id: 'M05KNL',
+    cabin: 'economy',
+    flights: [{ flight_number: 'HAT110', date: '2024-05-24' }],
+    payment_id: 'gift_card_8887175',
+  },
+};
+const aaravDetails = {
+  user_id: 'aarav_garcia_1177',
+  name: { first_name: 'Aarav', last_name: 'Garcia' },
+  reservations: ['M05KNL'],
+  payment_methods: { gift_card_8887175: { source: 'gift_card' } },
+};
+const spoken = (text: string) => expect(text).not.toMatch(/[_{}[\]"]/);
+
+describe('listening reference agent', () => {
+  it('looks the account up with the user id it heard, reads the change back, acts on a yes', async () => {
+    const agent = new Talk(
+      createListeningAgentModel(host({ actions: [changeFlights] }, airlineTools)),
+    );
+    expect((await agent.hear('hello')).text).toMatch(/How can I help/);
+    const ask = await agent.hear('hi i would like to change my trip from atlanta to philadelphia');
+    expect(ask.text).toMatch(/user id/);
+    const lookup = await agent.hear(
+      'my user id is aarav underscore garcia underscore one one seven seven',
+    );
+    expect(lookup.calls).toEqual([
+      { name: 'get_user_details', arguments: { user_id: 'aarav_garcia_1177' } },
+    ]);
+    const readBack = await agent.results(aaravDetails);
+    expect(readBack.calls).toEqual([]);
+    expect(readBack.text).toMatch(/M05KNL.*Shall I go ahead\?/);
+    spoken(readBack.text);
+    const act = await agent.hear('yes please go ahead');
+    expect(act.calls).toEqual([
+      { name: 'update_reservation_flights', arguments: changeFlights.arguments },
+    ]);
+    const done = await agent.results({ reservation_id: 'M05KNL' });
+    expect(done.text).toMatch(/done.*anything else/i);
+    const bye = await agent.hear('no that is all thank you');
+    expect(bye.calls.map((c) => c.name)).toEqual(['end_conversation']);
+  });
+
+  it('acts with a misheard user id, then asks to spell it and uses the spelling', async () => {
+    const agent = new Talk(
+      createListeningAgentModel(host({ actions: [changeFlights] }, airlineTools)),
+    );
+    await agent.hear('hello');
+    await agent.hear('hi i would like to change my trip');
+    const wrong = await agent.hear(
+      'your name is sharon garcia your views or the desire of garcia underscore eleven seventy seven',
+    );
+    expect(wrong.calls).toEqual([
+      { name: 'get_user_details', arguments: { user_id: 'garcia_1177' } },
+    ]);
+    const again = await agent.results({ error: 'User not found' });
+    expect(again.calls).toEqual([]);
+    expect(again.text).toMatch(/could not find an account.*spell/i);
+    spoken(again.text);
+    const spelled = await agent.hear(
+      'a a r a v underscore g a r c i a underscore one one seven seven',
+    );
+    expect(spelled.calls).toEqual([
+      { name: 'get_user_details', arguments: { user_id: 'aarav_garcia_1177' } },
+    ]);
+  });
+
+  it('gates a caller value on hearing it, acts with the heard value, and gives up after two asks', async () => {
+    const plan = {
+      actions: [
+        { name: 'get_reservation_details', side: 'agent', arguments: { reservation_id: '3RK2T9' } },
+      ],
+    };
+    const tools = airlineTools.filter((t) => t.name !== 'get_user_details');
+    const heardRight = new Talk(createListeningAgentModel(host(plan, tools)));
+    await heardRight.hear('hello');
+    expect((await heardRight.hear('i want to change a passenger name')).text).toMatch(
+      /reservation number/,
+    );
+    const right = await heardRight.hear('it is three romeo kilo two tango nine');
+    expect(right.calls).toEqual([
+      { name: 'get_reservation_details', arguments: { reservation_id: '3RK2T9' } },
+    ]);
+
+    const heardWrong = new Talk(createListeningAgentModel(host(plan, tools)));
+    await heardWrong.hear('hello');
+    await heardWrong.hear('i want to change a passenger name');
+    const wrong = await heardWrong.hear('it is three r k two t five');
+    expect(wrong.calls).toEqual([
+      { name: 'get_reservation_details', arguments: { reservation_id: '3RK2T5' } },
+    ]);
+
+    const nothing = new Talk(createListeningAgentModel(host(plan, tools)));
+    await nothing.hear('hello');
+    expect((await nothing.hear('i want to change a name')).text).toMatch(
+      /Could you tell me your reservation number/,
+    );
+    expect((await nothing.hear('sorry what')).text).toMatch(/spell/);
+    const gaveUp = await nothing.hear('i do not know');
+    expect(gaveUp.calls).toEqual([]);
+    expect(gaveUp.text).toMatch(/cannot do that.*anything else/i);
+  });
+
+  it('keeps the drop-last-action fault', async () => {
+    const plan = { actions: [changeFlights], faults: ['drop-last-action'] };
+    const agent = new Talk(createListeningAgentModel(host(plan, airlineTools)));
+    await agent.hear('hello');
+    const said = await agent.hear(
+      'my user id is aarav underscore garcia underscore one one seven seven',
+    );
+    expect(said.calls.map((c) => c.name)).not.toContain('update_reservation_flights');
+  });
+});
+
+const instructions = [
+  'You are simulating a customer calling a support line.',
+  '## Guidelines',
+  '- Spell identifiers one character at a time when you give them.',
+  '<scenario>',
+  'Instructions:',
+  '\tDomain: airline',
+  '\tReason for call:',
+  '\t\tYou booked the flight and you want to change the passenger name on the reservation.',
+  '\tKnown info:',
+  '\t\tYou are Anya Garcia.',
+  '\t\tYour user id is anya_garcia_5901.',
+  '\t\tYour reservation id is 3RK2T9.',
+  '\tTask instructions:',
+  '\t\tYou want to change the name from Mei Lee to Mei Garcia.',
+  '</scenario>',
+].join('\n');
+
+describe('listening scripted user', () => {
+  const user = () => new Talk(createListeningUserModel(host({ actions: [] }, [], instructions)));
+
+  it('opens as a caller, in the first person, without its instructions headings', async () => {
+    const opening = (await user().hear('Hello, how can I help you today?')).text;
+    expect(opening).toBe(
+      'Hi. I booked the flight and I want to change the passenger name on the reservation.',
+    );
+    expect(opening).not.toMatch(/Instructions|Domain|Known info/);
+    expect(firstPerson('For your upcoming trip from ATL to PHL, you want to change')).toBe(
+      'For my upcoming trip from Atlanta to Philadelphia, I want to change',
+    );
+  });
+
+  it('gives what it knows when asked, spells when asked, says what it does not know', async () => {
+    const u = user();
+    await u.hear('hello');
+    expect((await u.hear('could you tell me your user id please')).text).toBe(
+      'My user id is anya_garcia_5901.',
+    );
+    const spelled = (await u.hear('sorry could you spell it for me letter by letter')).text;
+    expect(spelled).toMatch(/alpha november yankee alpha, underscore, golf/);
+    expect(spelled).toMatch(/underscore, five nine zero one\.$/);
+    expect((await u.hear('what is your reservation number')).text).toBe(
+      'My reservation id is 3RK2T9.',
+    );
+    expect(callerScript(instructions).facts.map((f) => f.label)).toEqual([
+      'name',
+      'user id',
+      'reservation id',
+    ]);
+  });
+
+  it('confirms only a read-back that matches what it knows, correcting at most twice', async () => {
+    const u = user();
+    await u.hear('hello');
+    expect(
+      (await u.hear('i will update reservation three r k two t nine shall i go ahead')).text,
+    ).toBe('Yes, please go ahead.');
+    const wrong = 'i will update reservation three r k two t five shall i go ahead';
+    expect(mismatches(wrong, callerScript(instructions).facts).map((f) => f.value)).toEqual([
+      '3RK2T9',
+    ]);
+    expect((await u.hear(wrong)).text).toMatch(
+      /^No, that's not right\. My reservation id is 3RK2T9, spelled three romeo kilo two tango nine\./,
+    );
+    expect((await u.hear(wrong)).text).toMatch(/^No/);
+    expect((await u.hear(wrong)).text).toBe('Yes, please go ahead.');
+  });
+
+  it('never says its instructions, and stops after a goodbye', async () => {
+    const u = user();
+    for (const heard of ['hello', 'uh huh the', 'mm', 'what domain is it', 'okay']) {
+      expect((await u.hear(heard)).text).not.toMatch(/Instructions:|Domain:|Known info/);
+    }
+    expect((await u.hear('thank you for calling goodbye')).text).toBe('###STOP###');
+  });
+});
+
+describe('heard values', () => {
+  it('reads ids and codes as heard, with digit soundalikes inside a run', () => {
+    expect(
+      heardValues('my user id is james underscore patel underscore nine eight to eight', 'id'),
+    ).toEqual(['james_patel_9828']);
+    expect(heardValues('it is spelled three romeo kilo to tango nine', 'code')).toContain('3RK2T9');
+    expect(
+      spelledIds(
+        'alpha alpha romeo alpha victor underscore golf alfa romeo charlie indian alpha underscore one one seven seven',
+      ),
+    ).toEqual(['aarav_garcia_1177']);
+    expect(withHeardDigits('i want to go for two days')).toBe('i want to go for two days');
+    expect(spelledIds('oscar lima india perfect for india alpha underscore golf oscar')).toEqual([
+      'ia_go',
+    ]);
+  });
+});
+
+describe('caller facts', () => {
+  it('reads quoted ids and several codes named together', () => {
+    const facts = callerFacts(
+      "You want to cancel reservation IDs XEHM4B and 59XX6W.\nYour user id is 'daiki_muller_1116'.",
+    );
+    expect(facts).toEqual([
+      { label: 'user id', value: 'daiki_muller_1116', kind: 'id' },
+      { label: 'reservation id', value: 'XEHM4B', kind: 'code' },
+      { label: 'reservation id', value: '59XX6W', kind: 'code' },
+    ]);
+  });
+
+  it('takes a heard name close to the planned one as heard', () => {
+    expect(closestHeard(['my name is mohamed silver'], 'name', 'Silva')).toBe('Silver');
+    expect(closestHeard(['my name is me away'], 'name', 'Mia')).toBeUndefined();
+  });
+});
+
+describe('spelled codes', () => {
+  it('reads "x ray" as X', () => {
+    expect(heardValues('it is spelled x ray echo hotel mike four bravo', 'code')).toContain(
+      'XEHM4B',
+    );
+  });
+});
+
+describe('caller-side actions', () => {
+  const plan = {
+    actions: [
+      { name: 'toggle_airplane_mode', side: 'user', arguments: {} },
+      { name: 'toggle_roaming', side: 'user', arguments: {} },
+    ],
+  };
+  it('the agent asks for one at a time, the user does the next one when asked', async () => {
+    const agent = new Talk(createListeningAgentModel(host(plan, [])));
+    await agent.hear('hello');
+    expect((await agent.hear('my phone has no data')).text).toBe(
+      'Next, please do this on your side: toggle airplane mode.',
+    );
+    expect((await agent.hear('okay i did that on my side')).text).toBe(
+      'Next, please do this on your side: toggle roaming.',
+    );
+    expect((await agent.hear('okay i did that')).text).toMatch(/anything else/);
+
+    const user = new Talk(createListeningUserModel(host(plan, [], instructions)));
+    await user.hear('hello how can i help');
+    const first = await user.hear('next please do this on your side toggle airplane mode');
+    expect(first.calls.map((c) => c.name)).toEqual(['toggle_airplane_mode']);
+    expect((await user.results({ status: 'ok' })).text).toBe('Okay, I did that on my side.');
+    const second = await user.hear('next please do this on your side toggle roaming');
+    expect(second.calls.map((c) => c.name)).toEqual(['toggle_roaming']);
+  });
+});
+
+describe('caller phone', () => {
+  it('knows a phone number given with its name', () => {
+    expect(callerFacts('You are John Smith with phone number 555-123-2002.')).toEqual([
+      { label: 'name', value: 'John Smith', kind: 'name' },
+      { label: 'phone number', value: '555-123-2002', kind: 'other' },
+    ]);
+  });
+});
