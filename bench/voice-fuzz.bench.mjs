@@ -9,7 +9,8 @@
 // and every other option at its default (a session whose socket dropped waits 30 s for a resume).
 // SCENARO_LOG_LEVEL=info makes it log to stderr. Three phases:
 //
-// 1. Warm-up: 4 connections, 500 frames each of the mix below, each leaving with disconnect-bot.
+// 1. Warm-up: CONNECTIONS connections, 1,000 frames each of the mix below (its floods included),
+//    each leaving with disconnect-bot, so the server's memory pools reach their working size.
 //    The server's starting RSS is taken after it (all sessions ended, after a GC).
 // 2. Fuzz: CONNECTIONS clients (default 12, more than MAX) send FRAMES frames (default 100,000)
 //    in all, a seeded mix of valid 16 kHz mono 512-byte audio (silence and noise), audio with
@@ -79,8 +80,9 @@ const POOL_SPARES = 2;
 const ANSWER_MS = 2000;
 const BYSTANDER_P99_MS = 50;
 const MAX_OUTSTANDING = 8;
-const WARMUP_CONNECTIONS = 4;
-const WARMUP_FRAMES = 500;
+/** The warm-up runs the fuzz's own mix (floods included) on every connection at once. */
+const WARMUP_CONNECTIONS = CONNECTIONS;
+const WARMUP_FRAMES = 1000;
 /** Phase 2 stops sending at this point (the frames check then fails), so phase 3 still runs. */
 const FUZZ_DEADLINE_S = 240;
 const BYTES_PER_SECOND = 16_000 * 2;

@@ -16,8 +16,8 @@ import type { RawData } from 'ws';
 
 /** Messages read from the socket and not yet handled, past which the socket is paused. */
 export const MAX_WAITING = 256;
-/** Audio frames taken back to back before the other connections get a turn (about 0.25 s of 16 ms frames). */
-export const AUDIO_PER_TURN = 16;
+/** Audio frames taken back to back before the other connections get a turn (about half a second of 16 ms frames). */
+export const AUDIO_PER_TURN = 32;
 
 /** What a handled message was. */
 export type TakenKind = 'audio' | 'other';
