@@ -287,7 +287,7 @@ describe('createOpenAIChatModel', () => {
     expect((error as Error).message).toMatch(/timed out after 300 ms/);
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(2000);
-    await vi.waitFor(() => expect(server.calls[0]?.closedByClient).toBe(true));
+    await vi.waitFor(() => expect(server.calls[0]?.closedByClient).toBe(true), { timeout: 15_000 });
   });
 
   it('retries a timed-out request', async () => {
@@ -364,7 +364,7 @@ describe('createOpenAIChatModel', () => {
     expect(isAbortError(error)).toBe(true);
     expect(error).toBe(controller.signal.reason);
     expect(events).toHaveLength(2);
-    await vi.waitFor(() => expect(server.calls[0]?.closedByClient).toBe(true));
+    await vi.waitFor(() => expect(server.calls[0]?.closedByClient).toBe(true), { timeout: 15_000 });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -412,7 +412,7 @@ describe('createOpenAIChatModel', () => {
       expect(event).toEqual({ type: 'text-delta', text: 'w0 ' });
       break;
     }
-    await vi.waitFor(() => expect(server.calls[0]?.closedByClient).toBe(true));
+    await vi.waitFor(() => expect(server.calls[0]?.closedByClient).toBe(true), { timeout: 15_000 });
   });
 
   it('sends our messages and tools in the OpenAI request shape', async () => {
@@ -646,7 +646,7 @@ describe('OpenAI test server', () => {
       method: 'POST',
       body: JSON.stringify({ model: 'm', messages: [] }),
     });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 15_000 });
     await server.close();
     await expect(pending).rejects.toThrow();
   });

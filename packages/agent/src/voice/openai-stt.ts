@@ -6,9 +6,16 @@
  * audio (with `paddingMs` of context on both sides) is sent as one 16 kHz
  * WAV file. No interim transcripts. The audio kept is bounded: of an
  * utterance longer than `maxUtteranceMs` only the end is kept and sent.
+ * A transcription the endpoint keeps waiting longer than `totalTimeoutMs`
+ * (retries included, a stalled body too) is cut and its final fails.
  */
 import { toFile } from 'openai';
-import { createOpenAIAudioClient, toSpeechEngineError } from './openai-audio.js';
+import {
+  AudioCallDeadlines,
+  DEFAULT_TOTAL_TIMEOUT_MS,
+  createOpenAIAudioClient,
+  toSpeechEngineError,
+} from './openai-audio.js';
 import type { OpenAIAudioOptions } from './openai-audio.js';
 import { AudioHistory } from './audio-history.js';
 import { INPUT_SAMPLE_RATE, msToSamples } from './pcm.js';
@@ -33,6 +40,12 @@ export interface OpenAISttOptions extends OpenAIAudioOptions {
    * this (plus padding), whatever the caller does.
    */
   maxUtteranceMs?: number;
+  /**
+   * Longest the endpoint may keep one transcription waiting, its retries and the reading of its
+   * answer included; past it the request is aborted and the utterance's final fails (a
+   * `SpeechEngineError` coded `timeout`). @default 30000
+   */
+  totalTimeoutMs?: number;
 }
 
 /** Audio kept between utterances, before the padding of the next one. */
@@ -78,16 +91,25 @@ class OpenAISttSession extends UtteranceSession {
     const wav = encodeWav({ pcm, sampleRate: INPUT_SAMPLE_RATE, channels: 1 });
     const { prompt } = this.options;
     const timeoutMs = this.options.timeoutMs ?? 30_000;
+    // A transcription's answer comes whole: only the call's total waiting time is bounded.
+    const total = this.options.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
+    const deadlines = new AudioCallDeadlines('openai-stt', { totalTimeoutMs: total });
+    const controller = new AbortController();
     try {
-      const result = await this.client.audio.transcriptions.create({
-        file: await toFile(wav, `utterance-${utterance.utterance}.wav`, { type: 'audio/wav' }),
-        model: this.options.model ?? 'whisper-1',
-        response_format: 'json',
-        ...(this.language === undefined ? {} : { language: this.language }),
-        ...(prompt === undefined ? {} : { prompt }),
-      });
+      const request = this.client.audio.transcriptions.create(
+        {
+          file: await toFile(wav, `utterance-${utterance.utterance}.wav`, { type: 'audio/wav' }),
+          model: this.options.model ?? 'whisper-1',
+          response_format: 'json',
+          ...(this.language === undefined ? {} : { language: this.language }),
+          ...(prompt === undefined ? {} : { prompt }),
+        },
+        { signal: controller.signal },
+      );
+      const result = await deadlines.wait(request, () => controller.abort());
       return result.text.trim();
     } catch (error) {
+      if (deadlines.spent || controller.signal.aborted) throw error;
       throw toSpeechEngineError('openai-stt', error, timeoutMs);
     }
   }

@@ -85,7 +85,7 @@ describe('speech that never stops, heard by the OpenAI-compatible recognizer', (
     feed(listener, new Uint8Array(noise.buffer), () => {
       buffered = Math.max(buffered, session.bufferedBytes ?? Infinity);
     });
-    await vi.waitFor(() => expect(turns).toHaveLength(5));
+    await vi.waitFor(() => expect(turns).toHaveLength(5), { timeout: 15_000 });
     expect(turns).toEqual(['part 1', 'part 2', 'part 3', 'part 4', 'part 5']);
     // Each upload is one maximum length with the padding before it (none before the stream's
     // start; the cut is at the newest sample, so nothing is heard after it yet).

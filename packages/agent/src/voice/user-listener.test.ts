@@ -179,7 +179,7 @@ describe('UserListener maximum utterance length', () => {
     const { vad, listener, turns, marks, emitted } = listen(stt, { maxUtteranceMs: 1000 });
     vad.next = [{ type: 'speech-start', sample: 0, detectedAt: 320 }];
     for (let i = 0; i < 175; i++) listener.write(FRAME); // 3.5 s, the VAD never stops
-    await vi.waitFor(() => expect(turns).toHaveLength(4));
+    await vi.waitFor(() => expect(turns).toHaveLength(4), { timeout: 15_000 });
     expect(turns).toEqual(['barge-in', 'part 1', 'part 2', 'part 3']);
     expect(stt.ended).toEqual([
       [0, 16_000],
@@ -193,7 +193,7 @@ describe('UserListener maximum utterance length', () => {
     ).toEqual([['user-started-speaking', undefined]]);
     vad.next = [{ type: 'speech-stop', sample: 56_000, detectedAt: 56_320 }];
     listener.write(FRAME);
-    await vi.waitFor(() => expect(turns).toHaveLength(5));
+    await vi.waitFor(() => expect(turns).toHaveLength(5), { timeout: 15_000 });
     expect(stt.ended.at(-1)).toEqual([48_000, 56_000]);
     await listener.close();
   });
@@ -206,7 +206,7 @@ describe('UserListener maximum utterance length', () => {
     const { listener, turns, emitted } = listen(stt, { maxUtteranceMs: 1000 });
     listener.startDictation('d1');
     for (let i = 0; i < 60; i++) listener.write(FRAME); // 1.2 s
-    await vi.waitFor(() => expect(stt.ended).toHaveLength(1));
+    await vi.waitFor(() => expect(stt.ended).toHaveLength(1), { timeout: 15_000 });
     await new Promise((resolve) => setImmediate(resolve));
     // The interim words shown in the composer keep the earlier part's.
     stt.interim('tw');
@@ -232,7 +232,7 @@ describe('UserListener maximum utterance length', () => {
     const { listener } = listen(stt, { maxUtteranceMs: 1000 });
     listener.startDictation('d1');
     for (let i = 0; i < 60; i++) listener.write(FRAME);
-    await vi.waitFor(() => expect(stt.ended).toHaveLength(1));
+    await vi.waitFor(() => expect(stt.ended).toHaveLength(1), { timeout: 15_000 });
     await new Promise((resolve) => setTimeout(resolve, 10));
     await expect(listener.endDictation('d1')).rejects.toThrow('recognizer crashed');
     await listener.close();
@@ -257,7 +257,7 @@ describe('UserListener stream break', () => {
     vad.next = [{ type: 'speech-stop', sample: 12_800, detectedAt: 16_000 }];
     listener.write(FRAME);
     const said = () => turns.filter((t) => t !== 'barge-in');
-    await vi.waitFor(() => expect(said()).toHaveLength(2));
+    await vi.waitFor(() => expect(said()).toHaveLength(2), { timeout: 15_000 });
     expect(said()).toEqual(['i want to change', 'what is the status of my order']);
     expect(turns.filter((t) => t === 'barge-in')).toHaveLength(2);
     expect(stt.ended).toEqual([
