@@ -13,6 +13,7 @@
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
 import type { ConversationHost } from './hook.js';
+import { lastHeard, sinceLastUser } from './listening-common.js';
 import { streamScriptedReply } from './model.js';
 import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
 import {
@@ -46,20 +47,6 @@ function previousAgentText(messages: readonly ContextMessage[]): string {
 }
 /** Tool names the reference agent ends a conversation with, in order of preference. */
 export const END_TOOL_NAMES = ['end_conversation', 'EndConversationTool'];
-
-function sinceLastUser(messages: readonly ContextMessage[]): ContextMessage[] {
-  let i = messages.length - 1;
-  while (i >= 0 && messages[i]?.role !== 'user') i--;
-  return messages.slice(i + 1);
-}
-
-function lastUserText(messages: readonly ContextMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m?.role === 'user') return m.content;
-  }
-  return '';
-}
 
 function summarizeResult(content: string): string {
   const flat = content.replace(/\s+/g, ' ');
@@ -265,7 +252,7 @@ const scriptedUserTurn: ScriptedTurn = async function* (host, request, plan, aft
     yield* emit(request, opening);
     return;
   }
-  if (request.turn > (usable?.maxTurns ?? 30) || AGENT_DONE.test(lastUserText(request.messages))) {
+  if (request.turn > (usable?.maxTurns ?? 30) || AGENT_DONE.test(lastHeard(request.messages))) {
     yield* emit(request, USER_STOP_TOKEN);
     return;
   }
@@ -280,7 +267,7 @@ const scriptedUserTurn: ScriptedTurn = async function* (host, request, plan, aft
     yield* emit(request, `Okay, I did that on my side:\n${toolReport(request.messages)}`);
     return;
   }
-  const asked = lastUserText(request.messages);
+  const asked = lastHeard(request.messages);
   if (ASKS_ANYTHING_ELSE.test(asked) && k >= segments.length) {
     yield* emit(request, "No, that's all. Thank you!");
     return;
