@@ -14,7 +14,8 @@ import type {
 import type { DbDiffReport } from '../scoring/types.js';
 import { esc, short } from './format.js';
 
-interface DiffRow {
+/** One differing leaf of a db: its path, both values and what kind of difference it is. */
+export interface DiffRow {
   path: string;
   expected: string;
   actual: string;
@@ -57,7 +58,8 @@ function mismatchNote(diff: TypeMismatchDiff | ListLengthMismatchDiff | ValueMis
   }
 }
 
-function diffRows(diff: DbDiff): DiffRow[] {
+/** Every differing leaf of a db diff, tables in order. */
+export function diffRows(diff: DbDiff): DiffRow[] {
   const rows: DiffRow[] = [];
   for (const t of diff.tables_added) rows.push(presence(t, 'table added'));
   for (const t of diff.tables_removed) rows.push(presence(t, 'table removed'));

@@ -31,7 +31,8 @@ export interface ReportInput {
   info?: Record<string, string>;
 }
 
-const CSS = `
+/** The report's style sheet, shared by the pages the harness writes. */
+export const REPORT_CSS = `
 :root{--fg:#1d2330;--muted:#667085;--bg:#fff;--card:#f6f7f9;--line:#e2e5ea;--good:#2e8540;--bad:#c0392b;--na:#98a2b3;--neutral:#3b6fb6}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
@@ -264,7 +265,7 @@ export function renderReport(input: ReportInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
-<style>${CSS}</style>
+<style>${REPORT_CSS}</style>
 </head>
 <body>
 <main>

@@ -16,3 +16,4 @@ export * from './summary.js';
 export * from './score.js';
 export * from './run-files.js';
 export * from './audio-metrics.js';
+export * from './attribution.js';

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { attributeFailure, entityAccuracy, misheardEntities } from './attribution.js';
+import type { AttributionInput } from './attribution.js';
+import type { AudioSegmentMetrics } from './audio-metrics.js';
+
+const cancel = { name: 'cancel_reservation', arguments: { reservation_id: 'EHGLP3' } };
+const book = {
+  name: 'book_reservation',
+  arguments: { user_id: 'emma_kim_9957', cabin: 'economy' },
+};
+
+function input(overrides: Partial<AttributionInput> = {}): AttributionInput {
+  return {
+    goldWrites: [cancel, book],
+    agentWrites: [cancel, book],
+    userInstructions: 'You are Emma Kim, user id emma_kim_9957. Cancel reservation EHGLP3.',
+    userSaid: ['Please cancel EHGLP3, my user id is emma_kim_9957.'],
+    stopReason: '[EXIT]',
+    stalled: false,
+    failedSignals: ['db_state_match'],
+    ...overrides,
+  };
+}
+
+function segment(
+  role: 'user' | 'agent',
+  said: string,
+  heard: string,
+  start = 1,
+): AudioSegmentMetrics {
+  return { role, start, end: start + 2, said, heard, wer: 0 };
+}
+
+describe('attributeFailure', () => {
+  it('names a dropped write as an agent action error', () => {
+    const a = attributeFailure(input({ agentWrites: [cancel] }));
+    expect(a.class).toBe('agent_action');
+    expect(a.kind).toBe('missing_action');
+    expect(a.expected_action).toEqual(book);
+    expect(a.summary).toBe(
+      'agent action error: missing book_reservation(user_id="emma_kim_9957", cabin="economy")',
+    );
+  });
+
+  it('tells the wrong tool, a wrong argument, a missing argument and an extra write apart', () => {
+    expect(attributeFailure(input({ agentWrites: [book, cancel] })).kind).toBe('wrong_tool');
+    const wrong = attributeFailure(
+      input({
+        agentWrites: [cancel, { ...book, arguments: { ...book.arguments, cabin: 'business' } }],
+      }),
+    );
+    expect(wrong.kind).toBe('wrong_argument');
+    expect(wrong.argument).toBe('cabin');
+    expect(wrong.summary).toContain('cabin="business", the plan has "economy"');
+    expect(
+      attributeFailure(
+        input({ agentWrites: [cancel, { ...book, arguments: { user_id: 'emma_kim_9957' } }] }),
+      ).kind,
+    ).toBe('missing_argument');
+    const extra = attributeFailure(
+      input({ agentWrites: [cancel, book, { name: 'send_certificate', arguments: {} }] }),
+    );
+    expect(extra.kind).toBe('extra_write');
+    expect(extra.actual_action!.name).toBe('send_certificate');
+    expect(
+      attributeFailure(input({ agentWrites: [{ name: 'send_certificate', arguments: {} }] })).kind,
+    ).toBe('extra_write');
+  });
+
+  it('puts infrastructure first', () => {
+    const a = attributeFailure(
+      input({
+        agentWrites: [],
+        infrastructure: { phase: 'connect', message: 'agent bot crashed' },
+      }),
+    );
+    expect(a.class).toBe('infrastructure');
+    expect(a.summary).toBe('infrastructure: agent bot crashed');
+  });
+
+  it('blames the clock when the writes stop short in a conversation that ran out', () => {
+    expect(
+      attributeFailure(input({ agentWrites: [cancel], stopReason: '[MAX_TURNS]' })).class,
+    ).toBe('stall');
+    expect(attributeFailure(input({ agentWrites: [cancel], stalled: true })).class).toBe('stall');
+    // A wrong write is the agent's even when the conversation then ran out.
+    expect(attributeFailure(input({ agentWrites: [book], stopReason: '[TIMEOUT]' })).class).toBe(
+      'agent_action',
+    );
+    expect(attributeFailure(input({ stopReason: '[TIMEOUT]' })).class).toBe('stall');
+  });
+
+  it('blames the user simulator for a value it never gave or one it made up', () => {
+    const never = attributeFailure(
+      input({ agentWrites: [], userSaid: ['I want to cancel my trip.'] }),
+    );
+    expect(never.class).toBe('user_simulator');
+    expect(never.kind).toBe('never_gave');
+    expect(never.summary).toBe('user simulator: never gave EHGLP3, which its instructions hold');
+    const invented = attributeFailure(
+      input({
+        agentWrites: [{ name: 'cancel_reservation', arguments: { reservation_id: 'ZZZ999' } }],
+        userSaid: ['Cancel ZZZ999 please.'],
+      }),
+    );
+    expect(invented.class).toBe('user_simulator');
+    expect(invented.kind).toBe('unsupported');
+  });
+
+  it('blames the ear when the wrong value was said right and heard wrong', () => {
+    const segments = [
+      segment('agent', 'How can I help you today?', 'how can i help you today', 0),
+      segment('user', 'please cancel e h g l p three', 'please cancel e h g l b three', 3),
+    ];
+    const a = attributeFailure(
+      input({
+        agentWrites: [{ name: 'cancel_reservation', arguments: { reservation_id: 'EHGLB3' } }],
+        userSaid: ['please cancel e h g l p three'],
+        segments,
+      }),
+    );
+    expect(a.class).toBe('mishearing');
+    expect(a.entity).toEqual({
+      kind: 'code',
+      said: 'EHGLP3',
+      heard: 'EHGLB3',
+      speaker: 'user',
+      at: 3,
+    });
+    expect(a.summary).toBe('mishearing: the user said code EHGLP3, the agent heard EHGLB3');
+    // Heard right: the same wrong write is the agent's.
+    const heardRight = [
+      segment('user', 'please cancel e h g l p three', 'please cancel e h g l p three'),
+    ];
+    expect(
+      attributeFailure(
+        input({
+          agentWrites: [{ name: 'cancel_reservation', arguments: { reservation_id: 'EHGLB3' } }],
+          userSaid: ['please cancel e h g l p three'],
+          segments: heardRight,
+        }),
+      ).class,
+    ).toBe('agent_action');
+  });
+
+  it('says other when every write was made', () => {
+    const a = attributeFailure(input({ failedSignals: ['judge_passed'] }));
+    expect(a.class).toBe('other');
+    expect(a.summary).toBe('other: judge_passed with every planned write made');
+  });
+});
+
+describe('entity accuracy', () => {
+  const segments = [
+    segment(
+      'user',
+      'my id is emma underscore kim underscore nine nine five seven',
+      'my id is emma underscore kim underscore nine nine five seven',
+    ),
+    segment(
+      'user',
+      'reservation e h g l p three on may fifth',
+      'reservation e h g l b three on may fifth',
+    ),
+    segment('agent', 'your flight is h a t one seven zero', 'your flight is h a t one seven zero'),
+  ];
+
+  it('counts the values each side said and the other heard right', () => {
+    const user = entityAccuracy(segments, 'user');
+    expect(user.said).toBe(2);
+    expect(user.heard_right).toBe(1);
+    expect(user.accuracy).toBe(0.5);
+    expect(entityAccuracy([], 'agent').accuracy).toBeNull();
+    expect(misheardEntities(segments).map((e) => e.said)).toEqual(['EHGLP3']);
+  });
+});
