@@ -40,6 +40,8 @@ export interface EvalFlags extends EvalVoiceFlags {
   minAgentTurns: string;
   mode: 'text' | 'audio';
   audioClock: 'realtime' | 'fast';
+  junit?: string;
+  failUnder?: string;
 }
 
 /** The default data root: `$EVAL_DATA_ROOT`, else `./data`. */

@@ -82,9 +82,9 @@ describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
     }
   });
 
-  it('serve refuses a bad --port with exit code 1', async () => {
+  it('serve refuses a bad --port with exit code 2', async () => {
     const { code, stdout, stderr } = await runCliToEnd(['serve', '--port', 'abc']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/--port must be an integer from 0 to 65535, got 'abc'/);
   });
@@ -104,19 +104,19 @@ describe.skipIf(!built)('scenaro (built CLI)', { timeout: 45_000 }, () => {
     expect(stdout).not.toBe(`${getDictHash(DB)}\n`);
   });
 
-  it('hash of a missing path fails with a clear error and exit code 1', async () => {
+  it('hash of a missing path fails with a clear error and exit code 2', async () => {
     const missing = join(tmp, 'no', 'such.json');
     const { code, stdout, stderr } = await runCliToEnd(['hash', missing]);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(`scenaro: no such file or directory: ${missing}\n`);
   });
 
-  it('hash of a file that is not JSON fails with a clear error and exit code 1', async ({
+  it('hash of a file that is not JSON fails with a clear error and exit code 2', async ({
     expect,
   }) => {
     const { code, stdout, stderr } = await runCliToEnd(['hash', join(tmp, 'broken.json')]);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^scenaro: db file ".*broken\.json" is not valid JSON/);
   });

@@ -17,7 +17,7 @@ function serve(args: string[], env: Record<string, string> = {}) {
 describe.skipIf(!built)('scenaro serve auth defaults', () => {
   it('refuses an empty --token instead of turning auth off', () => {
     const run = serve(['--token', '']);
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/token is empty/);
   });
 
@@ -26,7 +26,7 @@ describe.skipIf(!built)('scenaro serve auth defaults', () => {
       serve(['--host', '0.0.0.0']),
       serve(['--host', '0.0.0.0'], { SCENARO_TOKEN: '' }),
     ]) {
-      expect(run.status).toBe(1);
+      expect(run.status).toBe(2);
       expect(run.stderr).toMatch(/--token <secret>/);
       expect(run.stderr).toMatch(/--insecure-no-auth/);
     }
@@ -34,7 +34,7 @@ describe.skipIf(!built)('scenaro serve auth defaults', () => {
 
   it('refuses a malformed --allowed-origin', () => {
     const run = serve(['--allowed-origin', 'shop.example']);
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/not an origin/);
   });
 });

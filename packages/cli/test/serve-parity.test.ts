@@ -88,7 +88,7 @@ describe('scenaro serve --today', () => {
       encoding: 'utf8',
       timeout: 30_000,
     });
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/--today must be a date YYYY-MM-DD/);
     const help = spawnSync(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' });
     expect(help.stdout).toMatch(/--today \[date\]/);

@@ -134,9 +134,9 @@ describe.skipIf(!built)('scenaro serve voice (built CLI)', { timeout: 45_000 }, 
     }
   });
 
-  it('refuses --stt openai without --stt-base-url before binding, with exit code 1', async () => {
+  it('refuses --stt openai without --stt-base-url before binding, with exit code 2', async () => {
     const { code, stdout, stderr } = await runCliToEnd(['serve', '--port', '0', '--stt', 'openai']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^scenaro: --stt openai needs --stt-base-url <url>/);
   });

@@ -3,10 +3,13 @@
  * (started locally on free ports unless --agent-url/--user-url are given),
  * score them, and write result files and an HTML report.
  * `scenaro eval merge DIR...`: combine result folders of sharded runs.
+ * `scenaro eval compare A B`: compare two runs (see ./eval-compare.ts).
  */
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { EvalFlags } from '../eval-flags.js';
+import { checkFailUnder, parseRate, writeReportFile } from '../gates.js';
+import { compareCommand } from './eval-compare.js';
 import { addVoiceOptions } from '../voice-flags.js';
 
 const collect = (value: string, previous: string[] = []) => [
@@ -16,6 +19,8 @@ const collect = (value: string, previous: string[] = []) => [
 
 export function evalCommand(): Command {
   const command = new Command('eval')
+    // Options after `compare` or `merge` are theirs (`--junit` is both eval's and compare's).
+    .enablePositionalOptions()
     .description(
       'Run scenarios through an agent bot and a user-simulator bot, score them, and write result files and report.html.\n' +
         'Without --agent-url/--user-url both bots start locally with the scripted policies (the offline default).',
@@ -89,6 +94,11 @@ export function evalCommand(): Command {
   addVoiceOptions(command, 'local-bots')
     .option('--retries <n>', 'retries of a scenario that failed for infrastructure reasons', '2')
     .option('--min-agent-turns <n>', 'stall rule: fewer agent model calls fail the scenario', '3')
+    .option('--junit <file>', 'also write JUnit XML: one test case per scenario (and trial)')
+    .option(
+      '--fail-under <rate>',
+      'exit 1 when the success rate of scored scenarios is under this (0.8 or 80%)',
+    )
     .action(async (flags: EvalFlags, self: Command) => {
       if (flags.list) {
         const { listScenarios } = await import('../eval-run.js');
@@ -105,14 +115,23 @@ export function evalCommand(): Command {
           import('../tracing.js'),
         ]);
       // The local bots' turns are traced when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+      const bar = flags.failUnder === undefined ? null : parseRate(flags.failUnder, '--fail-under');
       const stopTracing = await startTracing();
       try {
         const result = await runEvaluation(evaluationOptions(flags, process.argv, given));
         for (const line of evaluationSummary(result)) console.log(line);
+        if (flags.junit) {
+          const { loadRun, runJunit } = await import('@scenaro/eval');
+          const run = await loadRun(result.filesDir);
+          const file = await writeReportFile(flags.junit, runJunit(run.name, run.metrics));
+          console.log(`junit:   ${file}`);
+        }
+        if (bar !== null) console.log(checkFailUnder(result.aggregate.success.rate, bar));
       } finally {
         await stopTracing?.();
       }
     });
+  command.addCommand(compareCommand());
   command
     .command('merge')
     .description(
