@@ -34,6 +34,9 @@ describe('interactionPanelHtml', () => {
       '<div class="big">—</div><div class="sub">no caller interruptions</div>',
     );
     expect(html).toContain('<td>Long gaps (over 3.0 s)</td>');
+    // 12 response gaps and 12 gaps after the agent's answers; the call ends with the caller.
+    expect(html).toContain('<th>all: 24 gaps</th><th>excluding response gaps: 12 gaps</th>');
+    expect(html).toContain('<p class="muted">1 scenario · yield window 2.0 s');
     const few = interactionPanelHtml(interactionMetrics(exchanges(3)));
     expect(few).toContain('— <span class="muted">fewer than 10 events</span>');
     expect(few).not.toContain('100.0%');

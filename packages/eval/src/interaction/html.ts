@@ -96,6 +96,10 @@ function card(title: string, key: FigureKey, panel: InteractionPanel): string {
   return `<div class="card"><div class="sub">${esc(title)}</div><div class="big">${esc(big)}</div><div class="sub">${esc(sub)}</div></div>`;
 }
 
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 function seconds(value: number): string {
   return `${value.toFixed(1)} s`;
 }
@@ -105,15 +109,16 @@ function deadAirTable(panel: InteractionPanel): string {
   const rows = DEAD_AIR_ROWS.map(({ key, label }) => {
     const name =
       key === 'long_gaps' ? `${label} (over ${seconds(panel.windows.long_gap_sec)})` : label;
-    return `<tr><td>${esc(name)}</td><td>${cell(key, d.all[key])}</td><td>${cell(key, d.excluding_response_gaps[key])}</td><td>${esc(String(d.all[key].count))}</td></tr>`;
+    return `<tr><td>${esc(name)}</td><td>${cell(key, d.all[key])}</td><td>${cell(key, d.excluding_response_gaps[key])}</td></tr>`;
   }).join('');
-  return `<div class="scroll"><table><thead><tr><th>dead air</th><th>all gaps</th><th>excluding response gaps</th><th>gaps</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  const gaps = (stats: DeadAirStats): string => plural(stats.total_seconds.count, 'gap');
+  return `<div class="scroll"><table><thead><tr><th>dead air</th><th>all: ${esc(gaps(d.all))}</th><th>excluding response gaps: ${esc(gaps(d.excluding_response_gaps))}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function windowsLine(panel: InteractionPanel): string {
   const w = panel.windows;
   return (
-    `${panel.counts.scenarios} scenarios · yield window ${seconds(w.no_yield_window_sec)} · ` +
+    `${plural(panel.counts.scenarios, 'scenario')} · yield window ${seconds(w.no_yield_window_sec)} · ` +
     `selectivity: stopping within ${seconds(w.backchannel_yield_window_sec)} while speaking or ` +
     `answering within ${seconds(w.vocal_tic_response_window_sec)} while silent is an error · ` +
     `figures backed by fewer than ${w.min_events} events are not shown`
