@@ -12,6 +12,7 @@ export * from './bridge/types.js';
 export * from './scoring/index.js';
 export * from './report/index.js';
 export * from './compare/index.js';
+export * from './interaction/index.js';
 export * from './runner/audio-files.js';
 export * from './runner/bots.js';
 export {
