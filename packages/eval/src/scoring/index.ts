@@ -1,6 +1,7 @@
 /**
  * Scoring: the NeMo composite and tau2-style scorers, the LLM judge, scoring one bridged run, run
- * statistics and aggregates, and the run's scoring files (`all_summary.txt` text included).
+ * statistics and aggregates, and the `all_summary.txt` text. Scoring imports nothing from the
+ * runner, the result files or the report.
  *
  * @module
  */
@@ -14,5 +15,4 @@ export * from './statistics.js';
 export * from './aggregate.js';
 export * from './summary.js';
 export * from './score.js';
-export * from './run-files.js';
 export * from './audio-metrics.js';
