@@ -8,7 +8,10 @@
 export * from './types.js';
 export * from './match.js';
 export * from './judge.js';
+export * from './score-input.js';
 export * from './signals.js';
+export { evaluateAssertion } from './db-signals.js';
+export { judgeDependentSignals } from './judge-signals.js';
 export * from './nemo.js';
 export * from './tau2.js';
 export * from './statistics.js';

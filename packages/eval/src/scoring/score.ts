@@ -12,7 +12,7 @@ import { audioMetrics } from './audio-metrics.js';
 import { createJudge } from './judge.js';
 import type { JudgeConfig } from './judge.js';
 import { scoreScenario } from './nemo.js';
-import { registryPredicates } from './signals.js';
+import { registryPredicates } from './score-input.js';
 import type { ScenarioMetrics } from './types.js';
 import { scoreScenarioTau2 } from './tau2.js';
 import type { Tau2ScoreInput } from './tau2.js';
