@@ -46,29 +46,47 @@
 // every client left (sessions ended, GC, 3 s) within 20 % of its starting RSS; the bystander's
 // p99 under 50 ms while 10 minutes of audio arrive at once in 512-byte frames (the figure over
 // both floods and the 5 s after is reported beside it). Bounded: a watchdog stops everything after 420 s.
+//
+// The pieces: bench/lib/voice-fuzz-input.mjs (the seeded input), voice-fuzz-client.mjs (a timed
+// connection, the run's counters), voice-fuzz-procs.mjs (/proc), voice-fuzz-flood.mjs (phase 3),
+// voice-fuzz-report.mjs (the table); this file runs the phases and checks the result.
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { setImmediate } from 'node:timers';
-import { WebSocket } from 'ws';
-import { DEFAULT_MAX_MESSAGE_BYTES, encodeWav } from '@scenaro/agent';
-import {
-  clientMessage,
-  clientReady,
-  decodeRtviFrame,
-  encodeFrame,
-  encodeRtviFrame,
-} from '@scenaro/sdk/protocol';
 import {
   emitResult,
   machineInfo,
   machineLine,
   percentile,
   positiveInt,
-  printTable,
   repoRoot,
   watchdog,
 } from './lib/common.mjs';
 import { cpuBetween, treeCpu } from './lib/proc-cpu.mjs';
+import {
+  ANSWER_MS,
+  Connection,
+  flood,
+  nextRequestId,
+  sleep,
+  stats,
+} from './lib/voice-fuzz-client.mjs';
+import {
+  controlRequest,
+  hostileFrame,
+  int,
+  pick,
+  prng,
+  random,
+  validFrame,
+} from './lib/voice-fuzz-input.mjs';
+import {
+  isRecognizer,
+  machineJiffies,
+  procStat,
+  serverProcesses,
+} from './lib/voice-fuzz-procs.mjs';
+import { floodPhase } from './lib/voice-fuzz-flood.mjs';
+import { printFuzzTable, round } from './lib/voice-fuzz-report.mjs';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const TTS = !process.argv.includes('--no-tts');
@@ -77,17 +95,12 @@ const CONNECTIONS = positiveInt(args[1], 12);
 const MAX = positiveInt(args[2], 4);
 /** Recognizers the pool keeps started and waiting (PocketsphinxOptions.poolSize's default). */
 const POOL_SPARES = 2;
-const ANSWER_MS = 2000;
 const BYSTANDER_P99_MS = 50;
-const MAX_OUTSTANDING = 8;
 /** The warm-up runs the fuzz's own mix (floods included) on every connection at once. */
 const WARMUP_CONNECTIONS = CONNECTIONS;
 const WARMUP_FRAMES = 1000;
 /** Phase 2 stops sending at this point (the frames check then fails), so phase 3 still runs. */
 const FUZZ_DEADLINE_S = 240;
-const BYTES_PER_SECOND = 16_000 * 2;
-/** A request sent this soon after its connection began a flood is counted apart. */
-const AFTER_FLOOD_MS = 15_000;
 watchdog('voice-fuzz', 420);
 
 // --- the server process (bench/lib/voice-fuzz-server.mjs) -------------------------------------
@@ -126,7 +139,6 @@ async function ask(line) {
   }
   return replies[seen];
 }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const started = await ask();
 if (started.skip) {
   console.log(`voice-fuzz skipped: ${started.skip}`);
@@ -136,40 +148,9 @@ if (started.skip) {
 const serverPid = started.pid;
 
 // --- the server's recognizers (/proc) ----------------------------------------------------------
-function childrenOf(pid) {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
-        .split(' ')
-        .filter(Boolean)
-        .map(Number),
-    );
-  } catch {
-    return [];
-  }
-}
-function procStat(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    return { comm, state: fields[0], ppid: Number(fields[1]) };
-  } catch {
-    return undefined;
-  }
-}
-/** The kernel keeps 15 characters of a process name. */
-const RECOGNIZER = 'pocketsphinx_continuous'.slice(0, 15);
-const isRecognizer = (stat) => stat !== undefined && stat.comm === RECOGNIZER && stat.state !== 'Z';
-/** Live recognizers among the server's children and grandchildren, and all its descendants. */
-function serverProcesses() {
-  const pids = [];
-  for (const pid of childrenOf(serverPid)) pids.push(pid, ...childrenOf(pid));
-  return { all: pids.length, recognizers: pids.filter((pid) => isRecognizer(procStat(pid))) };
-}
 const recognizerCounts = { max: 0, maxDescendants: 0, samples: 0, sum: 0 };
 const sampler = setInterval(() => {
-  const { all, recognizers } = serverProcesses();
+  const { all, recognizers } = serverProcesses(serverPid);
   recognizerCounts.max = Math.max(recognizerCounts.max, recognizers.length);
   recognizerCounts.maxDescendants = Math.max(recognizerCounts.maxDescendants, all);
   recognizerCounts.samples++;
@@ -180,7 +161,7 @@ let killer;
 /** The killer's own sequence, so the fuzz input does not depend on when kills happen. */
 const killRandom = prng(0xdead);
 function killOneRecognizer() {
-  const { recognizers } = serverProcesses();
+  const { recognizers } = serverProcesses(serverPid);
   if (recognizers.length > 0) {
     const pid = pick(recognizers, killRandom);
     const stat = procStat(pid);
@@ -197,288 +178,6 @@ function killOneRecognizer() {
   killer = setTimeout(killOneRecognizer, 2000 + int(2000, killRandom));
 }
 
-// --- fuzz input --------------------------------------------------------------------------------
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-function prng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(0x5eed);
-const pick = (items, next = random) => items[Math.floor(next() * items.length)];
-const int = (n, next = random) => Math.floor(next() * n);
-/** `bytes` of 16-bit noise at about -20 dBFS, or silence. */
-function pcm(bytes, noise = true) {
-  const out = new Uint8Array(bytes);
-  if (!noise) return out;
-  const view = new DataView(out.buffer);
-  for (let i = 0; i + 1 < bytes; i += 2) view.setInt16(i, int(6554) - 3277, true);
-  return out;
-}
-const audioFrame = (audio, sampleRate = 16_000, numChannels = 1) =>
-  encodeFrame({ kind: 'audio', audio, sampleRate, numChannels });
-/** Pre-encoded valid 16 ms frames: silence and 15 kinds of noise. */
-const VALID = [
-  audioFrame(pcm(512, false)),
-  ...Array.from({ length: 15 }, () => audioFrame(pcm(512))),
-];
-const validFrame = () => (random() < 0.3 ? VALID[0] : pick(VALID));
-const CHANNELS = [0, 1, 2, 3, 9, 4096];
-const RATES = [0, 1, 7999, 8000, 16_000, 44_100, 48_000, 192_000, 192_001, 2 ** 31, 2 ** 32 - 1];
-/** Noise to cut frames of random length from. */
-const NOISE = pcm(65_536);
-
-function wavFrame() {
-  const kind = int(6);
-  const channels = 1 + int(2);
-  const rate = pick([8000, 16_000, 48_000]);
-  const wav = encodeWav({
-    pcm: NOISE.subarray(0, 256 + 2 * int(2048)),
-    sampleRate: rate,
-    channels,
-  });
-  const view = new DataView(wav.buffer);
-  if (kind === 1) return audioFrame(wav.subarray(0, 12 + int(40))); // truncated header
-  if (kind === 2) view.setUint16(34, 8, true); // 8-bit
-  if (kind === 3) view.setUint16(22, pick([0, 3, 4096]), true); // channels
-  if (kind === 4) view.setUint32(24, pick([0, 1, 7999, 192_001, 2 ** 32 - 1]), true); // rate
-  if (kind === 5) view.setUint32(40, 0xfffffff0, true); // data longer than the frame
-  return audioFrame(wav, pick([0, 16_000]), pick([0, 1]));
-}
-
-/** One fuzzed audio or junk frame. */
-function hostileFrame() {
-  const roll = random();
-  if (roll < 0.25) return validFrame();
-  if (roll < 0.4) return audioFrame(NOISE.subarray(0, 512), 16_000, pick(CHANNELS));
-  if (roll < 0.55) return audioFrame(NOISE.subarray(0, 512), pick(RATES));
-  if (roll < 0.7) {
-    const length = pick([0, 1, 2 * int(2048) + 1, 2 * int(32_769)]);
-    return audioFrame(NOISE.subarray(0, length), 16_000, pick([1, 1, 2]));
-  }
-  if (roll < 0.85) return wavFrame();
-  if (roll < 0.95) {
-    const length = pick([3, 512, 2 * int(16_384)]);
-    return audioFrame(NOISE.subarray(0, length), pick(RATES), pick(CHANNELS));
-  }
-  return new Uint8Array(Array.from({ length: 1 + int(64) }, () => int(256)));
-}
-
-/** A control request that must be answered: [bytes, id]. */
-function controlRequest(id) {
-  const t = pick([
-    'no_such_handler',
-    'no_such_handler',
-    'get_scenario_summary',
-    'get_context_history',
-    'no-such-type',
-  ]);
-  if (t === 'no-such-type')
-    return [encodeRtviFrame({ label: 'rtvi-ai', type: t, id, data: {} }), t];
-  return [encodeRtviFrame(clientMessage(id, t, t === 'no_such_handler' ? { x: int(10) } : {})), t];
-}
-const disconnectBot = encodeRtviFrame({
-  label: 'rtvi-ai',
-  type: 'disconnect-bot',
-  id: 'bye',
-  data: {},
-});
-
-// --- clients -----------------------------------------------------------------------------------
-const ERROR_KINDS = [
-  ['voice_limit', /listening to as many sessions/],
-  ['bad_audio', /^Audio frame not heard/],
-  ['shed', /^Audio arrives faster than real time/],
-  ['recognizer', /^Speech recognition failed|^Speech input is unavailable/],
-  ['bad_frame', /^Undecodable frame|^Invalid RTVI/],
-];
-const stats = {
-  latencies: [],
-  late: [],
-  lateIds: [],
-  answered: 0,
-  errors: Object.fromEntries([...ERROR_KINDS.map(([k]) => [k, 0]), ['other', 0]]),
-  otherErrors: new Set(),
-  /** Most errors of each kind one connection got. */
-  maxPerConnection: {},
-  closes: {},
-  connections: 0,
-  /** Requests (answered or given up on) and late ones, sent soon after a flood on their connection or not. */
-  byFlood: { after: { requests: 0, late: 0 }, other: { requests: 0, late: 0 } },
-  /** Frames of the bot's speech received, final user transcripts received. */
-  botAudio: 0,
-  finals: 0,
-};
-let requestId = 0;
-let connectionCount = 0;
-
-/** One WebSocket connection with its unanswered requests. */
-class Connection {
-  constructor(latencies = stats.latencies) {
-    this.latencies = latencies;
-    this.outstanding = new Map();
-    this.closed = false;
-    this.errorCounts = {};
-    /** Frames sent; the frames before the last answered request; when it last flooded. */
-    this.frames = 0;
-    this.framesAnswered = 0;
-    this.floodedAt = undefined;
-    this.n = ++connectionCount;
-    /** Messages received from the server. */
-    this.received = 0;
-    this.ws = new WebSocket(started.url, { maxPayload: 64 * 1024 * 1024 });
-    this.ws.on('message', (data) => this.#receive(new Uint8Array(data)));
-    this.ws.on('error', () => {});
-    this.ws.on('close', (code) => {
-      this.closed = true;
-      this.closeCode = code;
-      stats.closes[code] = (stats.closes[code] ?? 0) + 1;
-    });
-  }
-
-  async open() {
-    stats.connections++;
-    if (this.ws.readyState !== WebSocket.CONNECTING) return this.ws.readyState === WebSocket.OPEN;
-    await new Promise((resolve) => {
-      this.ws.once('open', resolve);
-      this.ws.once('close', resolve);
-    });
-    return !this.closed;
-  }
-
-  #receive(bytes) {
-    this.received++;
-    const decoded = decodeRtviFrame(bytes);
-    if (!decoded.ok) {
-      if (decoded.reason === 'not-a-message' && decoded.frame.kind === 'audio') stats.botAudio++;
-      return;
-    }
-    if (decoded.message.type === 'user-transcription' && decoded.message.data?.final) {
-      stats.finals++;
-    }
-    const { id, type, data } = decoded.message;
-    if (type === 'error') {
-      const text = String(data?.error);
-      const kind = ERROR_KINDS.find(([, re]) => re.test(text))?.[0] ?? 'other';
-      stats.errors[kind]++;
-      if (kind === 'other' && stats.otherErrors.size < 10) stats.otherErrors.add(text);
-      this.errorCounts[kind] = (this.errorCounts[kind] ?? 0) + 1;
-      stats.maxPerConnection[kind] = Math.max(
-        stats.maxPerConnection[kind] ?? 0,
-        this.errorCounts[kind],
-      );
-      return;
-    }
-    const entry = this.outstanding.get(id);
-    if (
-      entry !== undefined &&
-      (type === 'server-response' || type === 'error-response' || type === 'bot-ready')
-    ) {
-      this.outstanding.delete(id);
-      this.framesAnswered = Math.max(this.framesAnswered, entry.frame);
-      const ms = performance.now() - entry.at;
-      this.latencies.push(ms);
-      stats.answered++;
-      stats.byFlood[entry.afterFlood ? 'after' : 'other'].requests++;
-      if (ms > ANSWER_MS) {
-        stats.late.push(ms);
-        stats.byFlood[entry.afterFlood ? 'after' : 'other'].late++;
-      }
-    }
-  }
-
-  send(frame) {
-    if (this.closed) return;
-    this.ws.send(frame, { binary: true });
-    this.frames++;
-  }
-
-  request([frame, what], id) {
-    const at = performance.now();
-    const afterFlood = this.floodedAt !== undefined && at - this.floodedAt < AFTER_FLOOD_MS;
-    const entry = { at, what, received: this.received, frame: this.frames, afterFlood };
-    this.outstanding.set(id, entry);
-    this.send(frame);
-  }
-
-  handshake() {
-    const id = `ready${++requestId}`;
-    this.request([encodeRtviFrame(clientReady(id, { library: 'voice-fuzz' })), 'client-ready'], id);
-  }
-
-  /** Wait until the socket has sent most of what is queued. */
-  async drain(bytes = 512 * 1024) {
-    while (!this.closed && this.ws.bufferedAmount > bytes) await sleep(2);
-  }
-
-  /** Wait (at most 2 x ANSWER_MS) for what is owed; count what never came. */
-  async settle() {
-    const deadline = performance.now() + ANSWER_MS * 2;
-    while (!this.closed && this.outstanding.size > 0 && performance.now() < deadline) {
-      await sleep(5);
-    }
-    this.#giveUp(0);
-  }
-
-  /** Requests unanswered for longer than `ms` count as late and are forgotten. */
-  #giveUp(ms) {
-    for (const [id, { at, what, received, frame, afterFlood }] of this.outstanding) {
-      if (performance.now() - at > ms) {
-        stats.late.push(performance.now() - at);
-        stats.byFlood[afterFlood ? 'after' : 'other'].requests++;
-        stats.byFlood[afterFlood ? 'after' : 'other'].late++;
-        // What was ahead of it on its connection, and whether the server still wrote to it.
-        const flooded = afterFlood
-          ? `sent ${Math.round(at - this.floodedAt)} ms after a flood began on it`
-          : 'no flood before it';
-        const closed = this.closed ? `, closed ${this.closeCode}` : '';
-        stats.lateIds.push(
-          `${id} (${what}, connection ${this.n}, ${flooded}, ${frame - this.framesAnswered} ` +
-            `frames sent before it since the last answered request, ${this.received - received} ` +
-            `messages received since${closed})`,
-        );
-        this.outstanding.delete(id);
-      }
-    }
-  }
-
-  /** Wait while MAX_OUTSTANDING requests are unanswered (giving up on any after 2 x ANSWER_MS). */
-  async room() {
-    while (!this.closed && this.outstanding.size >= MAX_OUTSTANDING) {
-      await sleep(1);
-      this.#giveUp(ANSWER_MS * 2);
-    }
-  }
-
-  async leave(how) {
-    if (this.closed) return;
-    if (how === 'disconnect-bot') this.send(disconnectBot);
-    if (how === 'terminate') this.ws.terminate();
-    else this.ws.close();
-    while (!this.closed) await sleep(5);
-  }
-}
-
-/**
- * Send `seconds` of audio at once (512-byte frames), as fast as the socket takes it; this
- * process's other connections are read every 32 frames (their latencies are not this loop's).
- */
-async function flood(conn, seconds, count) {
-  conn.floodedAt = performance.now();
-  const frames = Math.round((seconds * BYTES_PER_SECOND) / 512);
-  for (let i = 0; i < frames && !conn.closed; i++) {
-    conn.send(validFrame());
-    count();
-    if (i % 32 === 31) {
-      await conn.drain(4 * 1024 * 1024);
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-}
-
 let sent = 0;
 let floods = 0;
 let reconnects = 0;
@@ -487,7 +186,7 @@ const fuzzStop = { at: Number.POSITIVE_INFINITY };
 
 /** One connection's life: maybe early audio, maybe the handshake, the mix, maybe a flood. */
 async function lifetime(limit, leaveAs) {
-  const conn = new Connection();
+  const conn = new Connection(started.url);
   if (!(await conn.open())) return;
   const handshake = random() >= 0.15;
   if (!handshake) neverReady++;
@@ -509,7 +208,7 @@ async function lifetime(limit, leaveAs) {
     const roll = random();
     if (handshake && roll < 0.15) {
       await conn.room();
-      const id = `c${++requestId}`;
+      const id = `c${nextRequestId()}`;
       conn.request(controlRequest(id), id);
     } else if (roll < 0.55) conn.send(validFrame());
     else conn.send(hostileFrame());
@@ -539,23 +238,6 @@ async function sessionsGone(ms) {
     report = await ask('report');
   }
   return report;
-}
-
-// --- phase 3: a bystander's control requests while two sessions flood --------------------------
-/** Audio bytes of the largest audio frame the server takes (the frame within the message limit). */
-function largestAudioBytes() {
-  let bytes = DEFAULT_MAX_MESSAGE_BYTES & ~1;
-  while (audioFrame(new Uint8Array(bytes)).length > DEFAULT_MAX_MESSAGE_BYTES) bytes -= 2;
-  return bytes;
-}
-
-/** Machine-wide CPU jiffies (busy, total) from /proc/stat. */
-function machineJiffies() {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1);
-  const values = fields.map(Number);
-  const idle = values[3] + (values[4] ?? 0);
-  const total = values.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
 }
 
 /**
@@ -588,89 +270,8 @@ async function stageMark() {
   };
 }
 
-const STAGE_NAMES = {
-  before: 'the 3 s before the floods',
-  small: 'the 512-byte-frame flood',
-  large: 'the largest-frame flood',
-  after: 'the 5 s after the floods',
-};
-
-async function floodPhase() {
-  const bystanderLatencies = [];
-  const bystander = new Connection(bystanderLatencies);
-  await bystander.open();
-  bystander.handshake();
-  await bystander.settle();
-  const small = new Connection();
-  const large = new Connection();
-  for (const conn of [small, large]) {
-    await conn.open();
-    conn.handshake();
-    await conn.settle();
-  }
-  let running = true;
-  /** The bystander's latencies by what the floods were doing. */
-  const stages = { before: [], small: [], large: [], after: [] };
-  const load = {};
-  let stage = 'before';
-  const asking = (async () => {
-    while (running && !bystander.closed) {
-      const id = `b${++requestId}`;
-      const answers = bystanderLatencies.length;
-      bystander.request(controlRequest(id), id);
-      await bystander.settle();
-      if (bystanderLatencies.length > answers) stages[stage].push(bystanderLatencies.at(-1));
-      await sleep(20);
-    }
-  })();
-  // A baseline: the same requests for 3 s before any flood.
-  let mark = await stageMark();
-  await sleep(3000);
-  load.before = await mark.end();
-  const result = { small_frames: 0, large_frames: 0, large_frame_bytes: largestAudioBytes() };
-  // 10 minutes of audio at once in 16 ms frames.
-  stage = 'small';
-  mark = await stageMark();
-  const t0 = performance.now();
-  await flood(small, 600, () => result.small_frames++);
-  await small.drain(0);
-  result.small_flood_s = (performance.now() - t0) / 1000;
-  load.small = await mark.end();
-  // 10 minutes of audio in frames of the largest message.
-  const big = audioFrame(pcm(result.large_frame_bytes));
-  stage = 'large';
-  mark = await stageMark();
-  const t1 = performance.now();
-  for (let sentBytes = 0; sentBytes < 600 * BYTES_PER_SECOND && !large.closed;) {
-    large.send(big);
-    result.large_frames++;
-    sentBytes += result.large_frame_bytes;
-    await large.drain(2 * 1024 * 1024);
-    await new Promise((r) => setImmediate(r));
-  }
-  await large.drain(0);
-  result.large_flood_s = (performance.now() - t1) / 1000;
-  result.large_closed = large.closed;
-  load.large = await mark.end();
-  // The server works off the queues (10 s each at most) while the bystander goes on.
-  stage = 'after';
-  mark = await stageMark();
-  await sleep(5000);
-  load.after = await mark.end();
-  running = false;
-  await asking;
-  await bystander.leave('disconnect-bot');
-  await small.leave('disconnect-bot');
-  await large.leave('disconnect-bot');
-  for (const list of Object.values(stages)) list.sort((a, b) => a - b);
-  // What the check is on: from the first flood's start to 5 s after the last.
-  const flooded = [...stages.small, ...stages.large, ...stages.after].sort((a, b) => a - b);
-  return { ...result, bystander: flooded, stages, load };
-}
-
 // --- run ---------------------------------------------------------------------------------------
 console.log(machineLine());
-const round = (x) => Math.round(x * 10) / 10;
 const mb = (bytes) => round(bytes / 2 ** 20);
 killer = setTimeout(killOneRecognizer, 2000);
 
@@ -706,7 +307,7 @@ const during = await ask('report');
 const between = await sessionsGone(40_000);
 
 // 3. Flood with a bystander.
-const floodResult = await floodPhase();
+const floodResult = await floodPhase(started.url, stageMark);
 clearInterval(progress);
 clearTimeout(killer);
 const after0 = await sessionsGone(40_000);
@@ -719,7 +320,7 @@ try {
 } catch {
   // reported as absent
 }
-const finalProcesses = serverProcesses();
+const finalProcesses = serverProcesses(serverPid);
 closing = true;
 const exited = new Promise((resolve) => child.once('exit', resolve));
 child.stdin.write('close\n');
@@ -819,80 +420,7 @@ const result = {
   crashed: crashed ?? false,
   machine: machineInfo(),
 };
-printTable(
-  `voice-fuzz: ${fuzzFrames} hostile frames over ${CONNECTIONS} connections (${MAX} may listen), then a 2 x 10 min flood beside a bystander`,
-  ['measure', 'value'],
-  [
-    ['frames (fuzz phase)', `${fuzzFrames} in ${result.fuzz_seconds} s (${result.frames_per_s}/s)`],
-    ['frames (warm-up / flood phase)', `${warmupFrames} / ${result.flood_phase_frames}`],
-    ['connections opened (never ready)', `${stats.connections} (${neverReady})`],
-    ['30 s floods in the fuzz phase', floods],
-    [
-      'fuzz phase: server loop p99 / max, CPU',
-      `${round(fuzzLoad.server_loop_p99_ms)} / ${round(fuzzLoad.server_loop_max_ms)} ms; server ${fuzzLoad.server_cpu_pct} %, ` +
-        `recognizers ${fuzzLoad.recognizers_cpu_pct} %, machine ${fuzzLoad.machine_busy_pct} %`,
-    ],
-    ['requests answered (late or unanswered)', `${stats.answered} (${stats.late.length})`],
-    [
-      'late: requests sent <= 15 s after a flood on their connection / others',
-      `${stats.byFlood.after.late} of ${stats.byFlood.after.requests} / ${stats.byFlood.other.late} of ${stats.byFlood.other.requests}`,
-    ],
-    [
-      'request latency p50 / p99 / max',
-      `${result.p50_ms} / ${result.p99_ms} / ${result.max_ms} ms`,
-    ],
-    [
-      'bystander requests during the floods, p50 / p99 / max',
-      `${bystander.length}, ${result.bystander_p50_ms} / ${result.bystander_p99_ms} / ${result.bystander_max_ms} ms`,
-    ],
-    ...Object.entries(result.bystander_by_stage).map(([name, s]) => [
-      `  ${STAGE_NAMES[name]}`,
-      `${s.requests}, ${s.p50_ms} / ${s.p99_ms} / ${s.max_ms} ms; server loop p99 ${round(s.server_loop_p99_ms)} ms, ` +
-        `CPU: server ${s.server_cpu_pct} %, recognizers ${s.recognizers_cpu_pct} %, machine ${s.machine_busy_pct} %`,
-    ]),
-    [
-      'flood: 512-byte frames (time to send)',
-      `${floodResult.small_frames} (${result.small_flood_s} s)`,
-    ],
-    [
-      'flood: largest frames (audio bytes, time to send)',
-      `${floodResult.large_frames} x ${floodResult.large_frame_bytes} B (${result.large_flood_s} s)` +
-        (floodResult.large_closed ? ', connection closed' : ''),
-    ],
-    ['final transcripts / bot audio frames received', `${stats.finals} / ${stats.botAudio}`],
-    ['recognizers killed', kills],
-    [
-      'live recognizers max / mean (limit)',
-      `${recognizerCounts.max} / ${result.recognizers_mean} (${MAX + POOL_SPARES})`,
-    ],
-    ['server descendants max', recognizerCounts.maxDescendants],
-    ['audio dropped by the server (shed)', `${result.server_metrics.audio_dropped_s} s`],
-    [
-      'errors: voice limit / bad audio / shed',
-      `${stats.errors.voice_limit} / ${stats.errors.bad_audio} / ${stats.errors.shed}`,
-    ],
-    [
-      'errors: recognizer / bad frame / other',
-      `${stats.errors.recognizer} / ${stats.errors.bad_frame} / ${stats.errors.other}`,
-    ],
-    [
-      'most errors on one connection: bad audio / shed / recognizer',
-      ['bad_audio', 'shed', 'recognizer'].map((k) => stats.maxPerConnection[k] ?? 0).join(' / '),
-    ],
-    [
-      'server RSS idle / start / peak',
-      `${result.rss_idle_mb} / ${result.rss_start_mb} / ${result.rss_peak_mb} MB`,
-    ],
-    [
-      'server RSS after fuzz / after all left',
-      `${result.rss_after_fuzz_mb} / ${result.rss_after_mb} MB (${result.rss_growth_pct} %)`,
-    ],
-    [
-      'server JS heap / external: start, after all left',
-      `${result.heap_start_mb} / ${result.external_start_mb} MB, ${result.heap_after_mb} / ${result.external_after_mb} MB`,
-    ],
-  ],
-);
+printFuzzTable(result);
 emitResult(result);
 const failures = [];
 if (crashed) failures.push(`the server process exited (${crashed})`);

@@ -24,11 +24,13 @@ export {
   speechVoices,
 } from './runner/voices.js';
 export type { BotSide, SpeechSettings, VoiceBuilder } from './runner/voices.js';
-export * from './runner/expected.js';
-export * from './runner/files.js';
+export * from './scenario/expected.js';
+export * from './scenario/select.js';
+export { writeFileAtomic, writeJsonAtomic } from './results/files.js';
+export * from './results/finished.js';
+export * from './results/run-files.js';
+export * from './results/scenario-files.js';
 export * from './runner/merge.js';
 export * from './runner/progress.js';
-export { finishedMetrics, runEvaluation, scenarioDirs } from './runner/runner.js';
-export type { EvaluationOptions, EvaluationResult } from './runner/runner.js';
-export * from './runner/scenario-files.js';
-export * from './runner/select.js';
+export { runEvaluation } from './runner/runner.js';
+export type { EvaluationOptions, EvaluationResult } from './runner/options.js';

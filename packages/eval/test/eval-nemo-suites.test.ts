@@ -20,8 +20,8 @@ function run(domain: string, options: Partial<EvaluationOptions> = {}) {
   });
 }
 
-function failures(metrics: readonly Record<string, unknown>[]): string[] {
-  return (metrics as unknown as ScenarioMetrics[])
+function failures(metrics: readonly ScenarioMetrics[]): string[] {
+  return metrics
     .filter((m) => m.is_successful !== true)
     .map(
       (m) =>

@@ -25,30 +25,26 @@ const RUN_FILES = [
   'report.html',
 ];
 
-function expectComplete(runDir: string, metrics: readonly Record<string, unknown>[]): void {
+function expectComplete(runDir: string, metrics: readonly ScenarioMetrics[]): void {
   for (const file of RUN_FILES) expect(existsSync(join(runDir, file)), file).toBe(true);
   for (const m of metrics) {
     for (const file of SCENARIO_FILES) {
-      expect(
-        existsSync(join(runDir, String(m['scenario_name']), file)),
-        `${String(m['scenario_name'])}/${file}`,
-      ).toBe(true);
+      expect(existsSync(join(runDir, m.scenario_name, file)), `${m.scenario_name}/${file}`).toBe(
+        true,
+      );
     }
   }
   expect(readdirSync(runDir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
 }
 
 /** Every scenario that can be scored without a judge succeeded; the rest are "not scored", never failed. */
-function expectAllScoredPass(metrics: readonly Record<string, unknown>[]): void {
-  const failed = metrics.filter((m) => m['is_successful'] === false);
-  expect(
-    failed.map(
-      (m) =>
-        `${String(m['scenario_name'])}: ${JSON.stringify((m as unknown as ScenarioMetrics).success_breakdown)}`,
-    ),
-  ).toEqual([]);
+function expectAllScoredPass(metrics: readonly ScenarioMetrics[]): void {
+  const failed = metrics.filter((m) => m.is_successful === false);
+  expect(failed.map((m) => `${m.scenario_name}: ${JSON.stringify(m.success_breakdown)}`)).toEqual(
+    [],
+  );
   for (const m of metrics) {
-    if (m['is_successful'] !== true) expect(String(m['not_scored_reason'])).toMatch(/judge/);
+    if (m.is_successful !== true) expect(String(m.not_scored_reason)).toMatch(/judge/);
   }
 }
 

@@ -68,6 +68,11 @@ function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** A pushed action record: any object (the bot server builds it; its fields are taken as sent). */
+function isActionRecord(value: unknown): value is ActionRecord {
+  return isObject(value);
+}
+
 /** The `text` of an event's data ('' when none was given). */
 function textOf(data: unknown): string {
   const text = (data as { text?: unknown } | undefined)?.text;
@@ -79,8 +84,8 @@ const SERVER_MESSAGES = new Map<string, (data: JsonObject) => BotEvent | undefin
   [
     'action-applied',
     (data) =>
-      isObject(data['action'])
-        ? { kind: 'action-applied', action: data['action'] as unknown as ActionRecord }
+      isActionRecord(data['action'])
+        ? { kind: 'action-applied', action: data['action'] }
         : undefined,
   ],
   [

@@ -5,13 +5,12 @@
  * timeline, its word error rates, and the turns whose heard text differs from the said text.
  */
 import { basename } from 'node:path';
-import type { AudioMetrics, AudioSegmentMetrics } from '../scoring/audio-metrics.js';
-import type { ScenarioMetrics } from '../scoring/types.js';
+import type { AudioMetrics, AudioSegmentMetrics, ScenarioMetrics } from '../scoring/types.js';
 import { esc, ms, pct } from './format.js';
 
 /** The audio metrics of a scenario, when it ran in audio mode. */
 export function audioOf(m: ScenarioMetrics): AudioMetrics | undefined {
-  const audio = (m as ScenarioMetrics & { audio?: AudioMetrics }).audio;
+  const audio = m.audio;
   return audio && Array.isArray(audio.segments) ? audio : undefined;
 }
 

@@ -4,14 +4,15 @@
  * run folder left their own files in its `shard-K-of-N` folders: those tell which shards ran,
  * and a merge with one of them missing is refused unless it is allowed to be partial.
  */
-import { cp, mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { writeJsonAtomic } from './files.js';
-import { finishedMetrics } from './runner.js';
-import type { RunArgsFile } from './resume.js';
-import { shardFolder } from './select.js';
-import type { Shard } from './select.js';
-import { finishRun } from '../scoring/run-files.js';
+import { pathExists, writeJsonAtomic } from '../results/files.js';
+import { finishedMetrics } from '../results/finished.js';
+import { finishRun } from '../results/run-files.js';
+import { shardFolder } from '../scenario/select.js';
+import type { Shard } from '../scenario/select.js';
+import type { ScenarioMetrics } from '../scoring/types.js';
+import type { RunArgsFile } from './run-args.js';
 
 /** What a merge did. */
 export interface MergeResult {
@@ -33,15 +34,11 @@ export async function mergeRuns(
   options: { allowPartial?: boolean } = {},
 ): Promise<MergeResult> {
   if (sources.length === 0) throw new Error('nothing to merge');
-  const exists = await stat(target).then(
-    () => true,
-    () => false,
-  );
-  if (exists && (await readdir(target)).length > 0)
+  if ((await pathExists(target)) && (await readdir(target)).length > 0)
     throw new Error(`merge target ${target} is not empty`);
   await mkdir(target, { recursive: true });
   const seen = new Map<string, string>();
-  const metrics: Record<string, unknown>[] = [];
+  const metrics: ScenarioMetrics[] = [];
   const invocations: unknown[] = [];
   const shards = new Map<string, Shard>();
   const planned = new Set<string>();
@@ -76,12 +73,12 @@ export async function mergeRuns(
       `shard(s) ${missing.join(', ')} not found in ${sources.join(', ')}: merge once every ` +
         'shard has run (or allow a partial merge)',
     );
-  metrics.sort((a, b) => String(a['scenario_name']).localeCompare(String(b['scenario_name'])));
+  metrics.sort((a, b) => a.scenario_name.localeCompare(b.scenario_name));
   await writeJsonAtomic(join(target, 'run_args.json'), {
     invocations,
     merged_from: sources.map((s) => basename(s)),
   });
-  await finishRun(target, metrics, undefined, { trials: 1 });
+  await finishRun(target, metrics);
   return {
     runDir: target,
     scenarios: metrics.length,

@@ -5,10 +5,12 @@
  * passed again only with the same value; options that only say how to run it
  * (concurrency, retries, token, progress output) may change.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { EvaluationOptions } from './runner.js';
+import { pathExists } from '../results/files.js';
+import type { EvaluationOptions } from './options.js';
+import { readRunArgs } from './run-args.js';
+import type { RunArgsFile } from './run-args.js';
 
 /** Options that define what a run covers and how it is scored, with the flags that set them. */
 export const RUN_DEFINING_OPTIONS = {
@@ -34,36 +36,28 @@ export const RUN_DEFINING_OPTIONS = {
 
 type RunDefiningKey = keyof typeof RUN_DEFINING_OPTIONS;
 
-/** What `run_args.json` holds: one entry per invocation, the first one defining the run. */
-export interface RunArgsFile {
-  invocations: {
-    started_at?: string;
-    argv?: string[];
-    parsed_args?: Record<string, unknown>;
-    resolved_scenario_names?: string[];
-  }[];
-}
-
-/** Read a run's `run_args.json`; `undefined` when the run has none yet. */
-export async function readRunArgs(runDir: string): Promise<RunArgsFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(runDir, 'run_args.json'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
+/**
+ * The options this invocation runs with: those given, or for `resume`, the run's own arguments
+ * (from the `run_args.json` in `filesDir`) with this invocation's other options. `recordedWork`:
+ * the scenarios the resumed run was started with, when it recorded them.
+ */
+export async function optionsForRun(
+  given: EvaluationOptions,
+  runDir: string,
+  filesDir: string,
+): Promise<{ options: EvaluationOptions; recordedWork?: string[] | undefined }> {
+  if (!given.resume) return { options: given };
+  if (given.runId !== undefined && given.runId !== given.resume)
+    throw new Error(`--run-id ${given.runId} contradicts --resume ${given.resume}`);
+  if (!(await pathExists(runDir))) throw new Error(`nothing to resume: ${runDir} does not exist`);
+  const runArgs = await readRunArgs(filesDir);
+  if (!runArgs)
     throw new Error(
-      `cannot resume: ${join(runDir, 'run_args.json')} is not valid JSON (${(err as Error).message})`,
+      `cannot resume ${filesDir}: it has no run_args.json, so the run's arguments are unknown ` +
+        '(it was stopped before it started, or is a shard: give its --shard; start it again)',
     );
-  }
-  const invocations = (parsed as { invocations?: unknown } | null)?.invocations;
-  if (!Array.isArray(invocations))
-    throw new Error(`cannot resume: ${join(runDir, 'run_args.json')} has no invocations list`);
-  return { invocations: invocations as RunArgsFile['invocations'] };
+  const { options, scenarioKeys } = resumedOptions(filesDir, runArgs, given);
+  return { options, recordedWork: scenarioKeys };
 }
 
 /**
@@ -81,7 +75,6 @@ export function resumedOptions(
   if (!stored || typeof stored !== 'object')
     throw new Error(`cannot resume: ${join(runDir, 'run_args.json')} records no arguments`);
   const options: EvaluationOptions = { ...given };
-  const record = options as unknown as Record<string, unknown>;
   const conflicts: string[] = [];
   for (const key of Object.keys(RUN_DEFINING_OPTIONS) as RunDefiningKey[]) {
     const before = withoutSecrets(Object.hasOwn(stored, key) ? stored[key] : undefined);
@@ -97,8 +90,8 @@ export function resumedOptions(
     }
     // The value given (equal but for secrets, which are never stored) wins over the stored one.
     if (now !== undefined) continue;
-    if (before === undefined) delete record[key];
-    else record[key] = before;
+    if (before === undefined) delete options[key];
+    else restore(options, key, before);
   }
   if (conflicts.length > 0) {
     throw new Error(
@@ -139,6 +132,11 @@ export function checkSameWork(
         .join('; ') +
       ' (did the data root or the domain data change?)',
   );
+}
+
+/** Put back a run-defining option as the run's first invocation stored it. */
+function restore<K extends RunDefiningKey>(options: EvaluationOptions, key: K, stored: unknown) {
+  options[key] = stored as EvaluationOptions[K];
 }
 
 /** Settings without the API key that `run_args.json` stores redacted. */

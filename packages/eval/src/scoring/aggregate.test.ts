@@ -314,7 +314,7 @@ describe('coerceMetrics', () => {
     });
     expect(m.latency_stats.p50_ms).toBe(120);
     expect(m.token_usage.agent.n_calls).toBe(0);
-    expect((m as unknown as Record<string, unknown>)['extra_field']).toBe(1);
+    expect(m).toHaveProperty('extra_field', 1);
     expect(aggregateRun([m]).success).toMatchObject({ passed: 0, total: 1 });
     expect(coerceMetrics(null).scenario_name).toBe('unknown');
   });

@@ -8,45 +8,9 @@
 import { corpusWordErrors, wordErrors } from '@scenaro/agent';
 import type { AudioRecord, BotRole, SpeechSegment } from '../bridge/types.js';
 import { latencyStats } from './signals.js';
-import type { LatencyStats } from './types.js';
+import type { AudioMetrics, AudioSegmentMetrics, StoredWordErrors } from './types.js';
 
-/** Word errors as stored. */
-export interface StoredWordErrors {
-  wer: number;
-  substitutions: number;
-  deletions: number;
-  insertions: number;
-  reference_words: number;
-}
-
-/** One segment as stored. */
-export interface AudioSegmentMetrics {
-  role: BotRole;
-  start: number;
-  end: number;
-  said: string;
-  heard: string;
-  latency_ms?: number;
-  interrupted?: boolean;
-  /** Word error rate of what was heard against what was said. */
-  wer: number;
-}
-
-/** `metrics.json` `audio` of one scenario. */
-export interface AudioMetrics {
-  clock: AudioRecord['clock'];
-  /** The stereo recording, beside `metrics.json`. */
-  wav: string;
-  /** Length of the recording, seconds of audio. */
-  audio_seconds: number;
-  segments: AudioSegmentMetrics[];
-  /** Agent turns with a negative latency. */
-  barge_ins: number;
-  /** `agent_stt`: what the agent heard of the user; `user_stt`: what the user heard of the agent. */
-  wer: { agent_stt: StoredWordErrors; user_stt: StoredWordErrors };
-  /** Times to first byte by side and processor, ms. */
-  ttfb: Record<BotRole, Record<string, LatencyStats>>;
-}
+export type { AudioMetrics, AudioSegmentMetrics, StoredWordErrors } from './types.js';
 
 /** File name of the stereo recording. */
 export const CONVERSATION_WAV = 'conversation_log.wav';

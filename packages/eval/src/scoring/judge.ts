@@ -300,7 +300,7 @@ export class OpenAIJudge implements Judge {
 
   async judge(request: JudgeRequest, options: { signal?: AbortSignal } = {}): Promise<JudgeResult> {
     const o = this.#options;
-    const body: Record<string, unknown> = {
+    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
       ...o.extraBody,
       model: o.model,
       messages: [
@@ -316,13 +316,13 @@ export class OpenAIJudge implements Judge {
       temperature: o.temperature ?? 0,
       stream: false,
     };
-    if (o.topP !== undefined) body['top_p'] = o.topP;
-    if (o.maxTokens !== undefined) body['max_tokens'] = o.maxTokens;
-    if (o.seed !== undefined) body['seed'] = o.seed;
+    if (o.topP !== undefined) body.top_p = o.topP;
+    if (o.maxTokens !== undefined) body.max_tokens = o.maxTokens;
+    if (o.seed !== undefined) body.seed = o.seed;
     const count = request.nlAssertions.length;
     try {
       const completion = await this.#client.chat.completions.create(
-        body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+        body,
         options.signal ? { signal: options.signal } : undefined,
       );
       const content = completion.choices[0]?.message?.content;

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Judge, JudgeRequest, JudgeResult } from './judge.js';
 import { scoreScenario } from './nemo.js';
 import { latencyStats } from './signals.js';
-import type { PredicateLookup } from './signals.js';
+import type { PredicateLookup } from './score-input.js';
 import { makeRun, makeScenario, usage, scoreInput } from '../test-support/scoring-fixtures.js';
 
 function fakeJudge(

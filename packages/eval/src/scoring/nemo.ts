@@ -22,7 +22,8 @@
  * @module
  */
 import { computeSignals } from './signals.js';
-import type { ScenarioSignals, ScoreInput } from './signals.js';
+import type { ScenarioSignals } from './signals.js';
+import type { ScoreInput } from './score-input.js';
 import { SIGNAL_NAMES } from './types.js';
 import type { ScenarioMetrics, SignalName, SuccessBreakdown } from './types.js';
 

@@ -5,13 +5,14 @@
  * @module
  */
 import type { ScenarioRun } from '../bridge/types.js';
-import { registryFor } from '../runner/expected.js';
-import type { ExpectedState } from '../runner/expected.js';
-import type { WorkItem } from '../runner/select.js';
+import { registryFor } from '../scenario/expected.js';
+import type { ExpectedState } from '../scenario/expected.js';
+import type { WorkItem } from '../scenario/select.js';
+import { audioMetrics } from './audio-metrics.js';
 import { createJudge } from './judge.js';
 import type { JudgeConfig } from './judge.js';
 import { scoreScenario } from './nemo.js';
-import { registryPredicates } from './signals.js';
+import { registryPredicates } from './score-input.js';
 import type { ScenarioMetrics } from './types.js';
 import { scoreScenarioTau2 } from './tau2.js';
 import type { Tau2ScoreInput } from './tau2.js';
@@ -44,7 +45,7 @@ export function needsIncludeDb(metrics: Pick<ScenarioMetrics, 'db_diff' | 'user_
   };
 }
 
-/** Score one scenario run. */
+/** Score one scenario run; an audio-mode run also gets its audio measures (`audio`). */
 export async function scoreRun(
   item: WorkItem,
   run: ScenarioRun,
@@ -52,7 +53,7 @@ export async function scoreRun(
   options: { dir: string; minAgentTurns: number; scorer: ScorerName; judge?: JudgeSettings },
 ): Promise<ScenarioMetrics> {
   const judge = options.judge ? createJudge(options.judge) : undefined;
-  return scoreScenarioWith(options.scorer, {
+  const metrics = await scoreScenarioWith(options.scorer, {
     scenario: item.scenario,
     run,
     ...(expected.db !== undefined ? { expectedDb: expected.db } : {}),
@@ -69,4 +70,5 @@ export async function scoreRun(
     scenarioDirectory: options.dir,
     trial: item.trial,
   });
+  return run.audio ? { ...metrics, audio: audioMetrics(run.audio) } : metrics;
 }

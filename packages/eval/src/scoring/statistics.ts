@@ -5,6 +5,11 @@
  * @module
  */
 
+/** The share of a scenario's verdicts that passed; `'N/A'` when it has none. */
+export function passRate(verdicts: readonly { passed: boolean }[]): number | 'N/A' {
+  return verdicts.length === 0 ? 'N/A' : verdicts.filter((v) => v.passed).length / verdicts.length;
+}
+
 /** `passed / total` (`rate` null when `total` is 0). */
 export interface Rate {
   passed: number;

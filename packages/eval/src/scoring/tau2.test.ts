@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Judge } from './judge.js';
 import { needsIncludeDb, scoreScenarioWith } from './score.js';
-import type { PredicateLookup } from './signals.js';
+import type { PredicateLookup } from './score-input.js';
 import {
   collectToolCalls,
   communicateReward,

@@ -28,7 +28,8 @@ import { pyEquals } from '@scenaro/agent/python';
 import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun } from '../bridge/types.js';
 import { computeSignals } from './signals.js';
-import type { ScenarioSignals, ScoreInput } from './signals.js';
+import type { ScenarioSignals } from './signals.js';
+import type { ScoreInput } from './score-input.js';
 import type { ScenarioMetrics, SuccessBreakdown, Tau2RewardComponent, Tau2Score } from './types.js';
 
 /** Every reward component, in tau2's order. */

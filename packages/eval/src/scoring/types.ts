@@ -12,7 +12,13 @@ import type { DbDiff } from '@scenaro/agent';
 import { SUCCESS_SIGNALS } from '@scenaro/domains';
 import type { SuccessSignal } from '@scenaro/domains';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
-import type { BridgeFailure, SideTokenUsage, StopReason } from '../bridge/types.js';
+import type {
+  AudioRecord,
+  BotRole,
+  BridgeFailure,
+  SideTokenUsage,
+  StopReason,
+} from '../bridge/types.js';
 
 /** A signal that does not apply to the scenario. */
 export type NotApplicable = 'N/A';
@@ -123,6 +129,44 @@ export interface Tau2Score {
   notes: Partial<Record<Tau2RewardComponent, string>>;
 }
 
+/** Word errors as stored. */
+export interface StoredWordErrors {
+  wer: number;
+  substitutions: number;
+  deletions: number;
+  insertions: number;
+  reference_words: number;
+}
+
+/** One segment as stored. */
+export interface AudioSegmentMetrics {
+  role: BotRole;
+  start: number;
+  end: number;
+  said: string;
+  heard: string;
+  latency_ms?: number;
+  interrupted?: boolean;
+  /** Word error rate of what was heard against what was said. */
+  wer: number;
+}
+
+/** `metrics.json` `audio` of one scenario (audio mode; see `audioMetrics`). */
+export interface AudioMetrics {
+  clock: AudioRecord['clock'];
+  /** The stereo recording, beside `metrics.json`. */
+  wav: string;
+  /** Length of the recording, seconds of audio. */
+  audio_seconds: number;
+  segments: AudioSegmentMetrics[];
+  /** Agent turns with a negative latency. */
+  barge_ins: number;
+  /** `agent_stt`: what the agent heard of the user; `user_stt`: what the user heard of the agent. */
+  wer: { agent_stt: StoredWordErrors; user_stt: StoredWordErrors };
+  /** Times to first byte by side and processor, ms. */
+  ttfb: Record<BotRole, Record<string, LatencyStats>>;
+}
+
 /** The `metrics.json` object of one scenario. */
 export interface ScenarioMetrics {
   // ---- base fields (reference) ----
@@ -189,4 +233,6 @@ export interface ScenarioMetrics {
   scripted_sides: { agent: boolean; user: boolean };
   /** Problems of the scoring inputs (e.g. an expected db that disagrees with the expected hash). */
   scoring_warnings: string[];
+  /** Audio mode: what the speech between the bots measured. */
+  audio?: AudioMetrics;
 }

@@ -5,7 +5,7 @@
  */
 import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun, SideTokenUsage } from '../bridge/types.js';
-import type { PredicateLookup } from '../scoring/signals.js';
+import type { PredicateLookup } from '../scoring/score-input.js';
 import type { Tau2ScoreInput } from '../scoring/tau2.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
 

@@ -1,17 +1,16 @@
 /**
- * A run's scoring files: `all_metrics.json`, `all_summary.txt`, `all_latencies.csv` and
- * `report.html`, written once every scenario is scored.
+ * A run's run-level files: `all_metrics.json`, `all_summary.txt`, `all_latencies.csv` and
+ * `report.html`, written once every scenario is scored (or, for a merge, read back).
  *
  * @module
  */
 import { join } from 'node:path';
 import { renderReport } from '../report/html.js';
-import { writeFileAtomic, writeJsonAtomic } from '../runner/files.js';
-import type { WorkItem } from '../runner/select.js';
-import { aggregateRun, coerceMetrics } from './aggregate.js';
-import type { RunAggregate } from './aggregate.js';
-import { formatSummary } from './summary.js';
-import type { ScenarioMetrics } from './types.js';
+import { writeFileAtomic, writeJsonAtomic } from './files.js';
+import { aggregateRun } from '../scoring/aggregate.js';
+import type { RunAggregate } from '../scoring/aggregate.js';
+import { formatSummary } from '../scoring/summary.js';
+import type { ScenarioMetrics } from '../scoring/types.js';
 
 function csvField(value: unknown): string {
   const text = String(value ?? '');
@@ -42,14 +41,12 @@ export function latenciesCsv(metrics: readonly ScenarioMetrics[]): string {
   return `${rows.join('\n')}\n`;
 }
 
-/** Aggregate the run and write its run-level files. */
+/** Aggregate the run and write its run-level files into `runDir`. */
 export async function finishRun(
   runDir: string,
-  rawMetrics: readonly Record<string, unknown>[] | readonly ScenarioMetrics[],
-  _work: readonly WorkItem[] | undefined,
-  options: { trials: number; minAgentTurns?: number },
+  metrics: readonly ScenarioMetrics[],
+  options: { minAgentTurns?: number } = {},
 ): Promise<RunAggregate> {
-  const metrics = rawMetrics.map((m) => coerceMetrics(m));
   const aggregate = aggregateRun(
     metrics,
     options.minAgentTurns !== undefined ? { minAgentTurns: options.minAgentTurns } : {},

@@ -4,7 +4,7 @@
  * half-written file behind.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Write `content` to `path` atomically, creating folders as needed. */
@@ -23,4 +23,12 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
 /** Write JSON (2-space indented) atomically. */
 export function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   return writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Whether anything exists at `path`. */
+export function pathExists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun, Turn } from '../bridge/types.js';
 import { CONVERSATION_WAV } from '../scoring/audio-metrics.js';
+import type { DbDiffReport, ScenarioMetrics } from '../scoring/types.js';
 import { writeFileAtomic, writeJsonAtomic } from './files.js';
 
 function pad(n: number, width: number, decimals: number): string {
@@ -46,8 +47,8 @@ export async function writeScenarioFiles(
   dir: string,
   scenario: Scenario,
   run: ScenarioRun,
-  metrics: Record<string, unknown>,
-  extra: { dbDiff?: unknown; wav?: Uint8Array } = {},
+  metrics: ScenarioMetrics,
+  extra: { dbDiff?: DbDiffReport; wav?: Uint8Array } = {},
 ): Promise<void> {
   const config = join(dir, 'scenario_config');
   await Promise.all([
