@@ -53,6 +53,14 @@ export function biquad(
   return new Biquad(b0 / a0, b1 / a0, b0 / a0, (-2 * cos) / a0, (1 - alpha) / a0);
 }
 
+/** A band-pass biquad around `centerHz` (0 dB at the centre) with quality `q`. */
+export function bandPass(centerHz: number, sampleRate: number, q: number): Biquad {
+  const w = (2 * Math.PI * Math.min(Math.max(centerHz, 1), sampleRate * 0.49)) / sampleRate;
+  const alpha = Math.sin(w) / (2 * q);
+  const a0 = 1 + alpha;
+  return new Biquad(alpha / a0, 0, -alpha / a0, (-2 * Math.cos(w)) / a0, (1 - alpha) / a0);
+}
+
 /** A cascade of biquads run in series. */
 export class BiquadCascade {
   constructor(readonly sections: readonly Biquad[]) {}

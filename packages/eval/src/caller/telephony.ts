@@ -47,6 +47,11 @@ export class TelephonyChannel {
     this.#lowCut = butterworth('highpass', TELEPHONY_BAND_HZ[0], TELEPHONY_RATE, 4);
   }
 
+  /** Samples of delay from a channel sample to the output (the interpolating filter's). */
+  get outputDelay(): number {
+    return this.#interpolator.delay;
+  }
+
   /** Samples of delay from input to output. */
   get delay(): number {
     return this.#decimator.delay + this.#interpolator.delay;

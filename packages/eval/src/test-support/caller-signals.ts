@@ -92,3 +92,13 @@ export function powerFractionAbove(
   }
   return total > 0 ? above / total : 0;
 }
+
+/** Whether two sample buffers hold the same bytes (fast, unlike a deep equality). */
+export function sameSamples(a: Int16Array, b: Int16Array): boolean {
+  return (
+    a.length === b.length &&
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+      Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+    )
+  );
+}
