@@ -31,3 +31,4 @@ export { finishedMetrics, runEvaluation, scenarioDirs } from './runner/runner.js
 export type { EvaluationOptions, EvaluationResult } from './runner/runner.js';
 export * from './runner/scenario-files.js';
 export * from './runner/select.js';
+export * from './caller/index.js';

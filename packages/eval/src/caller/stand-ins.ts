@@ -318,11 +318,25 @@ function sniffle(sampleRate: number, rng: Prng): Float64Array {
   return air.map((x, i) => x * Math.sin((Math.PI * i) / length) ** 2);
 }
 
+const rendered = new Map<string, Int16Array>();
+
 /**
  * The stand-in `name` at `sampleRate` as 16-bit samples (peak at 70 % of full scale). Loops are
- * {@link LOOP_SECONDS} long minus a cross-fade and repeat seamlessly.
+ * {@link LOOP_SECONDS} long minus a cross-fade and repeat seamlessly. Each sound is made once
+ * per process and rate; callers get their own copy.
  */
 export function standInSound(name: StandInName, sampleRate: number): Int16Array {
+  const key = `${name}@${sampleRate}`;
+  let samples = rendered.get(key);
+  if (!samples) {
+    samples = renderStandIn(name, sampleRate);
+    rendered.set(key, samples);
+  }
+  return samples.slice();
+}
+
+/** Make the stand-in `name` (uncached; see {@link standInSound}). */
+export function renderStandIn(name: StandInName, sampleRate: number): Int16Array {
   const rng = new Prng(hashString(name), 'stand-in');
   const loop = (samples: Float64Array) => toPcm(seamlessLoop(samples, 0.5, sampleRate));
   switch (name) {
