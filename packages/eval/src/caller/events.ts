@@ -56,3 +56,54 @@ export function eventsOf<K extends CallerEventKind>(
 ): Extract<CallerEvent, { kind: K }>[] {
   return events.filter((event): event is Extract<CallerEvent, { kind: K }> => event.kind === kind);
 }
+
+interface Queued {
+  event: CallerEvent;
+  endSample: number;
+  seq: number;
+}
+
+/**
+ * Events waiting for the output to reach their end. They are released in order of their end
+ * (then of their creation), so the sequence of released events does not depend on where the
+ * chunks of a stream begin and end.
+ *
+ * @internal
+ */
+export class EventQueue {
+  readonly #sampleRate: number;
+  #queued: Queued[] = [];
+  #seq = 0;
+
+  constructor(sampleRate: number) {
+    this.#sampleRate = sampleRate;
+  }
+
+  /** Queue an event spanning output samples [start, end). */
+  add<K extends CallerEventKind>(
+    kind: K,
+    start: number,
+    end: number,
+    detail: CallerEventDetails[K],
+  ) {
+    const rate = this.#sampleRate;
+    const event = { kind, start: start / rate, end: end / rate, detail } as CallerEvent;
+    this.#queued.push({ event, endSample: end, seq: this.#seq++ });
+  }
+
+  /**
+   * The events that end by output sample `position`; with `final`, all of them, cut to end
+   * there (those starting after it are dropped).
+   */
+  release(position: number, final = false): CallerEvent[] {
+    const due = final ? this.#queued : this.#queued.filter((q) => q.endSample <= position);
+    if (due.length === 0) return [];
+    this.#queued = final ? [] : this.#queued.filter((q) => q.endSample > position);
+    const end = position / this.#sampleRate;
+    return due
+      .sort((a, b) => a.endSample - b.endSample || a.seq - b.seq)
+      .map((q) => q.event)
+      .filter((event) => event.start < end || (event.start === 0 && end === 0))
+      .map((event) => (event.end > end ? { ...event, end } : event));
+  }
+}

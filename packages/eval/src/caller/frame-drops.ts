@@ -49,6 +49,8 @@ export class GilbertElliott {
 export interface DropGap {
   start: number;
   end: number;
+  /** Frames it is made of. */
+  frames: number;
 }
 
 /**
@@ -60,9 +62,18 @@ export class FrameDropper {
   readonly #model: GilbertElliott;
   readonly #frameSeconds: number;
   readonly #count: number;
+  readonly #onGap: (gap: DropGap) => void;
   #silenceLeft = 0;
+  #gap: DropGap | undefined;
 
-  constructor(config: ChannelEffectsConfig, sampleRate: number, seed: number) {
+  /** `onGap` receives each gap once a kept frame (or {@link finish}) ends it. */
+  constructor(
+    config: ChannelEffectsConfig,
+    sampleRate: number,
+    seed: number,
+    onGap: (gap: DropGap) => void = () => {},
+  ) {
+    this.#onGap = onGap;
     this.frameSamples = Math.max(
       1,
       Math.round((config.frame_drop_duration_ms * sampleRate) / 1000),
@@ -86,6 +97,27 @@ export class FrameDropper {
     }
     return false;
   }
+
+  /** {@link nextFrame} for the frame at [start, end) of the caller's timeline, tracking gaps. */
+  frameAt(start: number, end: number): boolean {
+    const lost = this.nextFrame();
+    if (!lost) {
+      this.finish();
+    } else if (this.#gap) {
+      this.#gap.end = end;
+      this.#gap.frames++;
+    } else {
+      this.#gap = { start, end, frames: 1 };
+    }
+    return lost;
+  }
+
+  /** End the gap in progress, if any, at `limit` at the latest. */
+  finish(limit = Infinity): void {
+    const gap = this.#gap;
+    this.#gap = undefined;
+    if (gap) this.#onGap({ ...gap, end: Math.min(gap.end, limit) });
+  }
 }
 
 /**
@@ -101,14 +133,11 @@ export function applyFrameDrops(
   const out = samples.slice();
   const gaps: DropGap[] = [];
   if (!config.enable_frame_drops || config.frame_drop_rate <= 0) return { samples: out, gaps };
-  const dropper = new FrameDropper(config, sampleRate, seed);
+  const dropper = new FrameDropper(config, sampleRate, seed, (gap) => gaps.push(gap));
   for (let start = 0; start < samples.length; start += dropper.frameSamples) {
-    if (!dropper.nextFrame()) continue;
     const end = Math.min(samples.length, start + dropper.frameSamples);
-    out.fill(0, start, end);
-    const last = gaps[gaps.length - 1];
-    if (last && last.end === start) last.end = end;
-    else gaps.push({ start, end });
+    if (dropper.frameAt(start, end)) out.fill(0, start, end);
   }
+  dropper.finish();
   return { samples: out, gaps };
 }

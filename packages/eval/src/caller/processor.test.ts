@@ -91,6 +91,13 @@ describe('CallerEffectsProcessor', () => {
         'telephony',
       ]),
     );
+    // Every event lies within the stream, and they come in order of their end.
+    for (const [i, event] of a.events.entries()) {
+      expect(event.start).toBeGreaterThanOrEqual(0);
+      expect(event.end).toBeGreaterThanOrEqual(event.start);
+      expect(event.end).toBeLessThanOrEqual(60);
+      if (i > 0) expect(event.end).toBeGreaterThanOrEqual(a.events[i - 1]!.end);
+    }
     const c = run(busy(), 1235, pcm);
     expect(sameSamples(a.out, c.out)).toBe(false);
     expect(c.events).not.toEqual(a.events);

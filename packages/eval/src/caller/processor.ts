@@ -14,9 +14,12 @@
  * start of an utterance) is taken from the `speaking` flag of each chunk when the bridge gives
  * it, else from the chunk's level.
  */
+import { int16ToPcm16, pcm16ToInt16 } from '@scenaro/agent';
 import type { CallerEffects, SpeechInsert } from './config.js';
+import { EventQueue } from './events.js';
 import type { CallerEvent, CallerEventDetails, CallerEventKind } from './events.js';
 import { FrameDropper } from './frame-drops.js';
+import type { DropGap } from './frame-drops.js';
 import { MU_LAW_SILENCE } from './g711.js';
 import { renderInsert } from './inserts.js';
 import type { RenderedInsert } from './inserts.js';
@@ -56,7 +59,10 @@ export interface ChunkInfo {
 
 export interface ProcessedChunk {
   pcm: Int16Array;
-  /** Events that ended (or were fully decided) within this chunk. */
+  /**
+   * Events whose end the output reached within this chunk, in order of their end (an event
+   * starts earlier, possibly in an earlier chunk).
+   */
   events: CallerEvent[];
 }
 
@@ -67,12 +73,6 @@ interface Playing {
   gain: number;
   fadeLeft?: number;
   onEnd: (end: number, cut: boolean) => void;
-}
-
-interface OpenGap {
-  start: number;
-  end: number;
-  frames: number;
 }
 
 /** The caller-effects processor of one stream. */
@@ -98,7 +98,7 @@ export class CallerEffectsProcessor {
   readonly #bursts: Sound[];
   readonly #inserts: SpeechInsert[];
   readonly #emitted: CallerEvent[] = [];
-  #pending: CallerEvent[] = [];
+  readonly #queue: EventQueue;
   #position = 0;
   #finished = false;
   // Caller activity, per decision frame.
@@ -109,7 +109,6 @@ export class CallerEffectsProcessor {
   #burst: Playing | undefined;
   #insert: Playing | undefined;
   #segments: MuffleSegment[] = [];
-  #gap: OpenGap | undefined;
   #dropping = false;
   readonly #muffleTransition: number;
 
@@ -118,6 +117,7 @@ export class CallerEffectsProcessor {
     this.#effects = effects;
     this.#sounds = sounds;
     this.sampleRate = sounds.sampleRate;
+    this.#queue = new EventQueue(this.sampleRate);
     this.#reference = options.speechReferenceRms ?? SPEECH_REFERENCE_RMS;
     this.#offAxis = {
       gainDb: options.offAxis?.gainDb ?? OFF_AXIS_GAIN_DB,
@@ -140,7 +140,10 @@ export class CallerEffectsProcessor {
     this.delay = this.#channel?.delay ?? 0;
     const drops = channel.enable_frame_drops && channel.frame_drop_rate > 0;
     const dropRate = this.#channel ? TELEPHONY_RATE : this.sampleRate;
-    this.#dropper = drops ? new FrameDropper(channel, dropRate, seed) : undefined;
+    const frameMs = channel.frame_drop_duration_ms;
+    const onGap = ({ start, end, frames }: DropGap) =>
+      this.#emit('frame_drop', start, end, { frames, frameMs });
+    this.#dropper = drops ? new FrameDropper(channel, dropRate, seed, onGap) : undefined;
     const speech = effects.speech_effects_config;
     const muffling = speech.enable_dynamic_muffling && speech.muffle_probability > 0;
     this.#muffler = muffling ? new Muffler(this.sampleRate, speech.muffle_cutoff_freq) : undefined;
@@ -214,6 +217,12 @@ export class CallerEffectsProcessor {
     return { pcm: out, events: this.#flushEvents() };
   }
 
+  /** {@link process} on PCM16 little-endian bytes. */
+  processPcm16(pcm: Uint8Array, info: ChunkInfo = {}): { pcm: Uint8Array; events: CallerEvent[] } {
+    const result = this.process(pcm16ToInt16(pcm), info);
+    return { pcm: int16ToPcm16(result.pcm), events: result.events };
+  }
+
   /**
    * End the stream: events still going on (the background, the channel, a burst or gap in
    * progress) end at the last sample. Returns the events this closed.
@@ -227,7 +236,7 @@ export class CallerEffectsProcessor {
     this.#insert?.onEnd(end, false);
     for (const segment of this.#segments) this.#emitMuffle(segment, end);
     this.#segments = [];
-    this.#closeGap(end);
+    this.#dropper?.finish(end);
     if (this.#background) {
       const source = this.#effects.source_effects_config;
       this.#emit('background_noise', 0, end, {
@@ -245,7 +254,7 @@ export class CallerEffectsProcessor {
         delayMs: (this.delay * 1000) / this.sampleRate,
       });
     }
-    return this.#flushEvents(end);
+    return this.#flushEvents(true);
   }
 
   /** One sample through every stage. */
@@ -273,13 +282,21 @@ export class CallerEffectsProcessor {
     if (this.#channel) {
       return clip16(this.#channel.step(source, (code, k) => this.#dropChannel(code, k)));
     }
-    if (this.#dropper && n % this.#dropper.frameSamples === 0) this.#dropFrame(n);
+    const dropper = this.#dropper;
+    if (dropper && n % dropper.frameSamples === 0) {
+      this.#dropping = dropper.frameAt(n, n + dropper.frameSamples);
+    }
     return this.#dropping ? 0 : source;
   }
 
   /** The next sample of a playing sound (0 when none); ends it after its last sample. */
   #play(playing: Playing | undefined, n: number, clear: () => void): number {
     if (!playing) return 0;
+    if (playing.samples.length === 0) {
+      playing.onEnd(n, false);
+      clear();
+      return 0;
+    }
     let value = playing.gain * playing.samples[playing.position]!;
     if (playing.fadeLeft !== undefined) {
       const fade = Math.round((CUT_FADE_MS * this.sampleRate) / 1000);
@@ -297,45 +314,15 @@ export class CallerEffectsProcessor {
 
   /** Frame drops inside the telephone channel, on its 8 kHz mu-law codes. */
   #dropChannel(code: number, k: number): number {
-    if (!this.#dropper) return code;
-    const channel = this.#channel!;
-    // Channel sample k is heard at output sample k * factor, plus the interpolator's delay.
-    const toOutput = (index: number) => index * channel.factor + channel.outputDelay;
-    if (k % this.#dropper.frameSamples === 0) {
-      const lost = this.#dropper.nextFrame();
-      if (lost) this.#openGap(toOutput(k), toOutput(k + this.#dropper.frameSamples));
-      else this.#closeGap();
-      this.#dropping = lost;
+    const dropper = this.#dropper;
+    if (!dropper) return code;
+    if (k % dropper.frameSamples === 0) {
+      // Channel sample k is heard at output sample k * factor, plus the interpolator's delay.
+      const channel = this.#channel!;
+      const at = k * channel.factor + channel.outputDelay;
+      this.#dropping = dropper.frameAt(at, at + dropper.frameSamples * channel.factor);
     }
     return this.#dropping ? MU_LAW_SILENCE : code;
-  }
-
-  /** Frame drops on the stream itself (no telephone channel). */
-  #dropFrame(n: number): void {
-    const lost = this.#dropper!.nextFrame();
-    if (lost) this.#openGap(n, n + this.#dropper!.frameSamples);
-    else this.#closeGap();
-    this.#dropping = lost;
-  }
-
-  #openGap(start: number, end: number): void {
-    if (this.#gap) {
-      this.#gap.end = end;
-      this.#gap.frames++;
-    } else {
-      this.#gap = { start, end, frames: 1 };
-    }
-  }
-
-  #closeGap(limit?: number): void {
-    const gap = this.#gap;
-    if (!gap || !this.#dropper) return;
-    this.#gap = undefined;
-    const frameMs = this.#effects.channel_effects_config.frame_drop_duration_ms;
-    this.#emit('frame_drop', gap.start, limit === undefined ? gap.end : Math.min(gap.end, limit), {
-      frames: gap.frames,
-      frameMs,
-    });
   }
 
   /** Decisions at the start of a decision frame, from what the previous frame held. */
@@ -469,24 +456,12 @@ export class CallerEffectsProcessor {
     end: number,
     detail: CallerEventDetails[K],
   ): void {
-    this.#pending.push({
-      kind,
-      start: start / this.sampleRate,
-      end: end / this.sampleRate,
-      detail,
-    } as CallerEvent);
+    this.#queue.add(kind, start, end, detail);
   }
 
-  /** Hand over the pending events; at the end, those starting after the stream are dropped. */
-  #flushEvents(streamEnd?: number): CallerEvent[] {
-    let events = this.#pending;
-    this.#pending = [];
-    if (streamEnd !== undefined) {
-      const end = streamEnd / this.sampleRate;
-      events = events
-        .filter((event) => event.start < end)
-        .map((event) => (event.end > end ? { ...event, end } : event));
-    }
+  /** Hand over the events the output has reached the end of (at the end, all of them). */
+  #flushEvents(final = false): CallerEvent[] {
+    const events = this.#queue.release(this.#position, final);
     this.#emitted.push(...events);
     return events;
   }
