@@ -34,3 +34,4 @@ export * from './runner/merge.js';
 export * from './runner/progress.js';
 export { runEvaluation } from './runner/runner.js';
 export type { EvaluationOptions, EvaluationResult } from './runner/options.js';
+export * from './caller/index.js';
