@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventQueue, eventsOf } from './events.js';
-import type { CallerEvent } from './events.js';
+import type { CallerEffectEvent } from './events.js';
 
 const fill = (queue: EventQueue) => {
   queue.add('noise_burst', 100, 900, { sound: 'siren', snrDb: 5 });
@@ -22,7 +22,7 @@ describe('EventQueue', () => {
     const atOnce = [...whole.release(1600), ...whole.release(1800, true)];
     const stepped = new EventQueue(1000);
     fill(stepped);
-    const inSteps: CallerEvent[] = [];
+    const inSteps: CallerEffectEvent[] = [];
     for (const position of [350, 400, 899, 900, 1500, 1600])
       inSteps.push(...stepped.release(position));
     inSteps.push(...stepped.release(1800, true));

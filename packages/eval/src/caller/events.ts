@@ -36,29 +36,31 @@ export interface CallerEventDetails {
   };
 }
 
-export type CallerEventKind = keyof CallerEventDetails;
+export type CallerEffectEventKind = keyof CallerEventDetails;
 
 /** One event of the timeline. */
-export type CallerEvent = {
-  [K in CallerEventKind]: {
+export type CallerEffectEvent = {
+  [K in CallerEffectEventKind]: {
     kind: K;
     /** Seconds on the processed stream. */
     start: number;
     end: number;
     detail: CallerEventDetails[K];
   };
-}[CallerEventKind];
+}[CallerEffectEventKind];
 
 /** The events of one kind. */
-export function eventsOf<K extends CallerEventKind>(
-  events: readonly CallerEvent[],
+export function eventsOf<K extends CallerEffectEventKind>(
+  events: readonly CallerEffectEvent[],
   kind: K,
-): Extract<CallerEvent, { kind: K }>[] {
-  return events.filter((event): event is Extract<CallerEvent, { kind: K }> => event.kind === kind);
+): Extract<CallerEffectEvent, { kind: K }>[] {
+  return events.filter(
+    (event): event is Extract<CallerEffectEvent, { kind: K }> => event.kind === kind,
+  );
 }
 
 interface Queued {
-  event: CallerEvent;
+  event: CallerEffectEvent;
   endSample: number;
   seq: number;
 }
@@ -80,14 +82,14 @@ export class EventQueue {
   }
 
   /** Queue an event spanning output samples [start, end). */
-  add<K extends CallerEventKind>(
+  add<K extends CallerEffectEventKind>(
     kind: K,
     start: number,
     end: number,
     detail: CallerEventDetails[K],
   ) {
     const rate = this.#sampleRate;
-    const event = { kind, start: start / rate, end: end / rate, detail } as CallerEvent;
+    const event = { kind, start: start / rate, end: end / rate, detail } as CallerEffectEvent;
     this.#queued.push({ event, endSample: end, seq: this.#seq++ });
   }
 
@@ -95,7 +97,7 @@ export class EventQueue {
    * The events that end by output sample `position`; with `final`, all of them, cut to end
    * there (those starting after it are dropped).
    */
-  release(position: number, final = false): CallerEvent[] {
+  release(position: number, final = false): CallerEffectEvent[] {
     const due = final ? this.#queued : this.#queued.filter((q) => q.endSample <= position);
     if (due.length === 0) return [];
     this.#queued = final ? [] : this.#queued.filter((q) => q.endSample > position);

@@ -114,7 +114,7 @@ export type { CallerSounds, NoiseDirResult, Sound, StandInOptions } from './soun
 export { renderInsert, ticSounds } from './inserts.js';
 export type { RenderedInsert } from './inserts.js';
 export { eventsOf } from './events.js';
-export type { CallerEvent, CallerEventDetails, CallerEventKind } from './events.js';
+export type { CallerEffectEvent, CallerEventDetails, CallerEffectEventKind } from './events.js';
 export {
   ACTIVITY_RMS,
   CallerEffectsProcessor,

@@ -3,7 +3,7 @@ import { powerFractionAbove, rmsOf, sameSamples } from '../test-support/caller-s
 import { controlEffects } from './config.js';
 import type { CallerEffects } from './config.js';
 import { eventsOf } from './events.js';
-import type { CallerEvent } from './events.js';
+import type { CallerEffectEvent } from './events.js';
 import { presetEffects } from './presets.js';
 import { CallerEffectsProcessor } from './processor.js';
 import type { ChunkInfo } from './processor.js';
@@ -44,7 +44,7 @@ function run(
 ) {
   const processor = new CallerEffectsProcessor({ effects, seed, sounds: bank });
   const out = new Int16Array(input.length);
-  const events: CallerEvent[] = [];
+  const events: CallerEffectEvent[] = [];
   let at = 0;
   for (let k = 0; at < input.length; k++) {
     const size = Math.min(sizes[k % sizes.length]!, input.length - at);
@@ -69,8 +69,8 @@ function busy(seed = 77): CallerEffects {
   return effects;
 }
 
-const kinds = (events: CallerEvent[]) => new Set(events.map((event) => event.kind));
-const window = (event: CallerEvent) =>
+const kinds = (events: CallerEffectEvent[]) => new Set(events.map((event) => event.kind));
+const window = (event: CallerEffectEvent) =>
   [Math.round(event.start * RATE), Math.round(event.end * RATE)] as const;
 
 describe('CallerEffectsProcessor', () => {
@@ -219,7 +219,7 @@ describe('CallerEffectsProcessor', () => {
       const [start] = window(event);
       expect(speaking[start]).toBe(false);
     }
-    const whole = (event: CallerEvent) => !('cut' in event.detail) || !event.detail.cut;
+    const whole = (event: CallerEffectEvent) => !('cut' in event.detail) || !event.detail.cut;
     const ticLevel = rmsOf(out, ...window(tics.find(whole)!));
     const phrase = phrases.find(
       (event) => whole(event) && !speaking.slice(...window(event)).includes(true),
@@ -281,7 +281,7 @@ describe('CallerEffectsProcessor', () => {
     const noBursts = busy();
     noBursts.source_effects_config.enable_burst_noise = false;
     const without = run(noBursts, 31, pcm);
-    const drops = (events: CallerEvent[]) => eventsOf(events, 'frame_drop');
+    const drops = (events: CallerEffectEvent[]) => eventsOf(events, 'frame_drop');
     expect(drops(without.events)).toEqual(drops(all.events));
     expect(eventsOf(without.events, 'noise_burst')).toEqual([]);
   });

@@ -17,7 +17,7 @@
 import { int16ToPcm16, pcm16ToInt16 } from '@scenaro/agent';
 import type { CallerEffects, SpeechInsert } from './config.js';
 import { EventQueue } from './events.js';
-import type { CallerEvent, CallerEventDetails, CallerEventKind } from './events.js';
+import type { CallerEffectEvent, CallerEventDetails, CallerEffectEventKind } from './events.js';
 import { FrameDropper } from './frame-drops.js';
 import type { DropGap } from './frame-drops.js';
 import { MU_LAW_SILENCE } from './g711.js';
@@ -63,7 +63,7 @@ export interface ProcessedChunk {
    * Events whose end the output reached within this chunk, in order of their end (an event
    * starts earlier, possibly in an earlier chunk).
    */
-  events: CallerEvent[];
+  events: CallerEffectEvent[];
 }
 
 interface Playing {
@@ -97,7 +97,7 @@ export class CallerEffectsProcessor {
     { sound: Sound; gain: (n: number) => number; offset: number; rms: number } | undefined;
   readonly #bursts: Sound[];
   readonly #inserts: SpeechInsert[];
-  readonly #emitted: CallerEvent[] = [];
+  readonly #emitted: CallerEffectEvent[] = [];
   readonly #queue: EventQueue;
   #position = 0;
   #finished = false;
@@ -196,7 +196,7 @@ export class CallerEffectsProcessor {
   }
 
   /** Every event emitted so far, in order. */
-  get events(): readonly CallerEvent[] {
+  get events(): readonly CallerEffectEvent[] {
     return this.#emitted;
   }
 
@@ -218,7 +218,10 @@ export class CallerEffectsProcessor {
   }
 
   /** {@link process} on PCM16 little-endian bytes. */
-  processPcm16(pcm: Uint8Array, info: ChunkInfo = {}): { pcm: Uint8Array; events: CallerEvent[] } {
+  processPcm16(
+    pcm: Uint8Array,
+    info: ChunkInfo = {},
+  ): { pcm: Uint8Array; events: CallerEffectEvent[] } {
     const result = this.process(pcm16ToInt16(pcm), info);
     return { pcm: int16ToPcm16(result.pcm), events: result.events };
   }
@@ -227,7 +230,7 @@ export class CallerEffectsProcessor {
    * End the stream: events still going on (the background, the channel, a burst or gap in
    * progress) end at the last sample. Returns the events this closed.
    */
-  finish(): CallerEvent[] {
+  finish(): CallerEffectEvent[] {
     if (this.#finished) return [];
     this.#finished = true;
     const end = this.#position;
@@ -440,7 +443,7 @@ export class CallerEffectsProcessor {
   }
 
   /** An event of the voice or surroundings, at input positions: shifted by the channel delay. */
-  #emitSource<K extends CallerEventKind>(
+  #emitSource<K extends CallerEffectEventKind>(
     kind: K,
     start: number,
     end: number,
@@ -450,7 +453,7 @@ export class CallerEffectsProcessor {
   }
 
   /** An event at output positions. */
-  #emit<K extends CallerEventKind>(
+  #emit<K extends CallerEffectEventKind>(
     kind: K,
     start: number,
     end: number,
@@ -460,7 +463,7 @@ export class CallerEffectsProcessor {
   }
 
   /** Hand over the events the output has reached the end of (at the end, all of them). */
-  #flushEvents(final = false): CallerEvent[] {
+  #flushEvents(final = false): CallerEffectEvent[] {
     const events = this.#queue.release(this.#position, final);
     this.#emitted.push(...events);
     return events;

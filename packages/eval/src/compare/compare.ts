@@ -6,7 +6,6 @@
  *
  * @module
  */
-import type { AudioMetrics } from '../scoring/audio-metrics.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
 import { CompareError } from './load.js';
 import type { LoadedRun } from './load.js';
@@ -21,10 +20,6 @@ export interface ComparedMetric {
   /** Which way is better, for the verdict on a delta. */
   better: 'lower' | 'higher';
   read(metrics: ScenarioMetrics): number | null;
-}
-
-function audioOf(m: ScenarioMetrics): AudioMetrics | undefined {
-  return (m as ScenarioMetrics & { audio?: AudioMetrics }).audio;
 }
 
 /** The numbers compared per scenario; a metric a run lacks is left out of its pairs. */
@@ -49,14 +44,14 @@ export const COMPARED_METRICS: readonly ComparedMetric[] = [
     label: "WER of the agent's ear",
     unit: 'ratio',
     better: 'lower',
-    read: (m) => audioOf(m)?.wer.agent_stt.wer ?? null,
+    read: (m) => m.audio?.wer.agent_stt.wer ?? null,
   },
   {
     key: 'user_wer',
     label: "WER of the user's ear",
     unit: 'ratio',
     better: 'lower',
-    read: (m) => audioOf(m)?.wer.user_stt.wer ?? null,
+    read: (m) => m.audio?.wer.user_stt.wer ?? null,
   },
 ];
 
@@ -69,9 +64,7 @@ function outcomeOf(m: ScenarioMetrics): Outcome {
 
 /** Why a failed scenario failed, in a few words (its attribution when scored with one). */
 export function failureCause(m: ScenarioMetrics): string {
-  const attribution = (m as ScenarioMetrics & { failure_attribution?: { summary?: string } })
-    .failure_attribution;
-  if (attribution?.summary) return attribution.summary;
+  if (m.failure_attribution) return m.failure_attribution.summary;
   if (m.failure)
     return `${m.failure.infrastructure ? 'infrastructure' : 'bridge'} (${m.failure.phase}): ${m.failure.message}`;
   const failed = m.success_breakdown.failed;

@@ -13,6 +13,7 @@ import { audioOverview } from './audio.js';
 import type { DomainAggregate, RunAggregate } from '../scoring/aggregate.js';
 import type { Rate } from '../scoring/statistics.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
+import { causesSection } from './causes.js';
 import { barChart, histogram, rateRows } from './charts.js';
 import { esc, ms, pct, statusOf } from './format.js';
 import type { Status } from './format.js';
@@ -281,6 +282,7 @@ ${banners.map((b) => `<div class="banner">${esc(b)}</div>`).join('\n')}
 <section><h2>Latency</h2>${latencyChart}</section>
 <section><h2>Turns</h2>${turnChart}</section>
 </div>
+${causesSection(metrics)}
 ${audioOverview(metrics)}
 <h2>Domains</h2>
 ${domainTable(a.per_domain)}

@@ -156,6 +156,8 @@ export function scenarioRow(m: ScenarioMetrics, index: number): string {
   const search = `${m.scenario_name} ${m.domain} ${m.stop_reason}`.toLowerCase();
   const notes: string[] = [];
   if (m.failure_reason) notes.push(`<p class="bad-text">${esc(m.failure_reason)}</p>`);
+  if (m.failure_attribution)
+    notes.push(`<p class="bad-text">Cause: ${esc(m.failure_attribution.summary)}</p>`);
   if (m.not_scored_reason)
     notes.push(`<p class="muted">Not scored: ${esc(m.not_scored_reason)}</p>`);
   if (m.stalled)

@@ -13,7 +13,7 @@
 import { latencyStats } from './signals.js';
 import { passHatK, wilsonInterval } from './statistics.js';
 import type { PassHatK, Rate, RateWithInterval, TrialCounts } from './statistics.js';
-import type { LatencyStats, ScenarioMetrics, Tau2RewardComponent } from './types.js';
+import type { FailureClass, LatencyStats, ScenarioMetrics, Tau2RewardComponent } from './types.js';
 
 /** Per-signal pass rates. */
 export interface SignalRates {
@@ -66,6 +66,8 @@ export interface RunAggregate {
   failures: { scenario: string; reason: string; infrastructure: boolean }[];
   /** Why scenarios failed or were not scored, counted (a scenario may count under several signals). */
   failure_reasons: Record<string, number>;
+  /** Failed scenarios by the class of their `failure_attribution`, most frequent first. */
+  failure_causes: Partial<Record<FailureClass, number>>;
   latency: LatencyStats;
   turns: { total: number; mean: number | null; min: number | null; max: number | null };
   /** Sum of `scenario_duration`, seconds. */
@@ -240,6 +242,15 @@ function emptyTokens(): TokenTotals {
   return { n_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 }
 
+/** Failed scenarios counted by the class of their attribution, most frequent first. */
+function failureCauses(metrics: readonly ScenarioMetrics[]): Partial<Record<FailureClass, number>> {
+  const counts = new Map<FailureClass, number>();
+  for (const m of metrics)
+    if (m.failure_attribution)
+      counts.set(m.failure_attribution.class, (counts.get(m.failure_attribution.class) ?? 0) + 1);
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+}
+
 /** Aggregate a run's metrics. */
 export function aggregateRun(
   metrics: readonly ScenarioMetrics[],
@@ -333,6 +344,7 @@ export function aggregateRun(
         infrastructure: m.failure?.infrastructure ?? false,
       })),
     failure_reasons: failureReasons,
+    failure_causes: failureCauses(metrics),
     latency: latencyStats(allLatencies(metrics)),
     turns: {
       total: turnCounts.reduce((s, t) => s + t, 0),

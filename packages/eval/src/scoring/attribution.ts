@@ -14,48 +14,15 @@
  * @module
  */
 import { extractEntities } from '@scenaro/agent';
-import type { SpokenEntity } from '@scenaro/agent';
-import type { AudioSegmentMetrics } from './audio-metrics.js';
+import type {
+  AudioSegmentMetrics,
+  FailureAttribution,
+  MisheardEntity,
+  PlannedAction,
+  ScenarioMetrics,
+} from './types.js';
 
-/** The classes of {@link FailureAttribution}. */
-export type FailureClass =
-  'infrastructure' | 'mishearing' | 'user_simulator' | 'stall' | 'agent_action' | 'other';
-
-/** One write as the plan has it or as the agent made it. */
-export interface PlannedAction {
-  name: string;
-  arguments: Record<string, unknown>;
-}
-
-/** A value said and heard differently. */
-export interface MisheardEntity {
-  kind: SpokenEntity['kind'];
-  /** The value as said. */
-  said: string;
-  /** What was heard in its place, when something of its kind was. */
-  heard: string | null;
-  /** Who said it and who misheard it. */
-  speaker: 'user' | 'agent';
-  /** Seconds on the conversation's timeline. */
-  at: number;
-}
-
-/** `metrics.json` `failure_attribution` of a failed scenario. */
-export interface FailureAttribution {
-  class: FailureClass;
-  /** A finer kind within the class, e.g. `missing_action`, `wrong_argument`, `never_gave`. */
-  kind: string;
-  /** One line for people: the class and what it names. */
-  summary: string;
-  /** The gold action at the divergence (for agent and mishearing classes), when there is one. */
-  expected_action?: PlannedAction;
-  /** What the agent did instead, when it did something. */
-  actual_action?: PlannedAction;
-  /** The argument that differed. */
-  argument?: string;
-  /** The value misheard (mishearing) or never given (user simulator). */
-  entity?: MisheardEntity | { value: string };
-}
+export type { FailureAttribution, FailureClass, MisheardEntity, PlannedAction } from './types.js';
 
 /** What {@link attributeFailure} reads. */
 export interface AttributionInput {
@@ -91,6 +58,15 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 const normal = (text: string): string => text.toLowerCase().replace(/[^a-z0-9@.]+/g, '');
+
+/**
+ * An identifier a caller gives as it is (a user id, a reservation code, a card or flight
+ * number): letters and digits together. Words, places, dates and amounts are said in many ways
+ * ("Seattle" for SEA), so their absence from the words proves nothing.
+ */
+function identifier(text: string | null): text is string {
+  return text !== null && /\d/.test(text) && /[a-z]/i.test(text) && /^[\w@.-]{4,}$/.test(text);
+}
 
 function describe(action: PlannedAction): string {
   const args = Object.entries(action.arguments)
@@ -221,7 +197,7 @@ function neverGiven(input: AttributionInput, divergence: Divergence): string | n
     : Object.values(expected.arguments);
   for (const value of candidates) {
     const text = valueText(value);
-    if (!text || normal(text).length < 3) continue;
+    if (!identifier(text)) continue;
     if (instructions.includes(normal(text)) && !said.includes(normal(text))) return text;
   }
   return null;
@@ -232,7 +208,7 @@ function unsupported(input: AttributionInput, divergence: Divergence): string | 
   if (divergence.kind !== 'wrong_argument' || !divergence.actual || !divergence.argument)
     return null;
   const text = valueText(divergence.actual.arguments[divergence.argument]);
-  if (!text || normal(text).length < 3) return null;
+  if (!identifier(text)) return null;
   const said = saidText(input);
   return said.includes(normal(text)) && !normal(input.userInstructions).includes(normal(text))
     ? text
@@ -330,4 +306,52 @@ export function attributeFailure(input: AttributionInput): FailureAttribution {
     kind: input.failedSignals[0] ?? 'failed',
     summary: `other: ${input.failedSignals.join(', ') || 'failed'} with every planned write made`,
   };
+}
+
+function plannedActions(actions: readonly unknown[], side: 'agent' | 'user'): PlannedAction[] {
+  const out: PlannedAction[] = [];
+  for (const action of actions) {
+    if (typeof action !== 'object' || action === null) continue;
+    const {
+      name,
+      arguments: args,
+      side: actionSide,
+    } = action as {
+      name?: unknown;
+      arguments?: unknown;
+      side?: unknown;
+    };
+    if (typeof name !== 'string' || (actionSide !== undefined && actionSide !== side)) continue;
+    const plain = typeof args === 'object' && args !== null && !Array.isArray(args);
+    out.push({ name, arguments: plain ? (args as Record<string, unknown>) : {} });
+  }
+  return out;
+}
+
+/**
+ * The attribution of a scored, failed scenario: its gold writes (as gold replay recorded them)
+ * against the agent's, what the user said (aloud in audio mode), and how the conversation ended.
+ */
+export function attributionFor(
+  metrics: ScenarioMetrics,
+  goldActions: readonly unknown[],
+  userInstructions: string,
+): FailureAttribution {
+  const segments = metrics.audio?.segments;
+  const userSaid = segments
+    ? segments.filter((s) => s.role === 'user').map((s) => s.said)
+    : metrics.turns.filter((t) => t.role === 'user').map((t) => t.text);
+  return attributeFailure({
+    goldWrites: plannedActions(goldActions, 'agent'),
+    agentWrites: plannedActions(metrics.actions.agent, 'agent'),
+    userInstructions,
+    userSaid,
+    ...(segments ? { segments } : {}),
+    stopReason: metrics.stop_reason,
+    stalled: metrics.stalled,
+    ...(metrics.failure?.infrastructure
+      ? { infrastructure: { phase: metrics.failure.phase, message: metrics.failure.message } }
+      : {}),
+    failedSignals: metrics.success_breakdown.failed,
+  });
 }

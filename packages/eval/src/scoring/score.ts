@@ -8,6 +8,7 @@ import type { ScenarioRun } from '../bridge/types.js';
 import { registryFor } from '../scenario/expected.js';
 import type { ExpectedState } from '../scenario/expected.js';
 import type { WorkItem } from '../scenario/select.js';
+import { attributionFor } from './attribution.js';
 import { audioMetrics } from './audio-metrics.js';
 import { createJudge } from './judge.js';
 import type { JudgeConfig } from './judge.js';
@@ -45,7 +46,10 @@ export function needsIncludeDb(metrics: Pick<ScenarioMetrics, 'db_diff' | 'user_
   };
 }
 
-/** Score one scenario run; an audio-mode run also gets its audio measures (`audio`). */
+/**
+ * Score one scenario run; an audio-mode run also gets its audio measures (`audio`), and a failed
+ * one the first point where it left the gold path (`failure_attribution`).
+ */
 export async function scoreRun(
   item: WorkItem,
   run: ScenarioRun,
@@ -70,5 +74,12 @@ export async function scoreRun(
     scenarioDirectory: options.dir,
     trial: item.trial,
   });
-  return run.audio ? { ...metrics, audio: audioMetrics(run.audio) } : metrics;
+  const scored = run.audio ? { ...metrics, audio: audioMetrics(run.audio) } : metrics;
+  if (scored.is_successful !== false) return scored;
+  const attribution = attributionFor(
+    scored,
+    expected.recordedActions,
+    item.scenario.userInstructions,
+  );
+  return { ...scored, failure_attribution: attribution };
 }

@@ -72,6 +72,7 @@ function scenarioBlock(m: ScenarioMetrics): string[] {
   }
   if (m.success_breakdown.failed.length > 0)
     lines.push(`    Failed signals: ${m.success_breakdown.failed.join(', ')}`);
+  if (m.failure_attribution) lines.push(`  Failure cause: ${m.failure_attribution.summary}`);
   lines.push(`  Stop reason: ${m.stop_reason}`);
   lines.push(`  Turns: ${m.total_turns}`);
   if (m.stalled)
@@ -127,6 +128,13 @@ export function formatSummary(
       `Stalled scenarios: ${aggregate.stalled.join(', ')}`,
       'Resume the run to retry them.',
     );
+  }
+  const causes = Object.entries(aggregate.failure_causes);
+  if (causes.length > 0) {
+    out.push('', '', 'Failures by cause (first point off the gold path):');
+    for (const [cause, n] of causes) out.push(`  ${cause}: ${n}`);
+    const misheard = aggregate.failure_causes.mishearing ?? 0;
+    if (misheard > 0) out.push(`  ${misheard} failure(s) trace to a misheard entity.`);
   }
   if (aggregate.failures.length > 0) {
     out.push(

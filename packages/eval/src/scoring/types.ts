@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { SpokenEntityKind } from '@scenaro/agent';
 import type { DbDiff } from '@scenaro/agent';
 import { SUCCESS_SIGNALS } from '@scenaro/domains';
 import type { SuccessSignal } from '@scenaro/domains';
@@ -233,6 +234,48 @@ export interface ScenarioMetrics {
   scripted_sides: { agent: boolean; user: boolean };
   /** Problems of the scoring inputs (e.g. an expected db that disagrees with the expected hash). */
   scoring_warnings: string[];
+  /** A failed scenario: where it first left the gold path, and why (see `attributeFailure`). */
+  failure_attribution?: FailureAttribution;
   /** Audio mode: what the speech between the bots measured. */
   audio?: AudioMetrics;
+}
+
+/** The classes of {@link FailureAttribution}. */
+export type FailureClass =
+  'infrastructure' | 'mishearing' | 'user_simulator' | 'stall' | 'agent_action' | 'other';
+
+/** One write as the plan has it or as the agent made it. */
+export interface PlannedAction {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A value said and heard differently. */
+export interface MisheardEntity {
+  kind: SpokenEntityKind;
+  /** The value as said. */
+  said: string;
+  /** What was heard in its place, when something of its kind was. */
+  heard: string | null;
+  /** Who said it and who misheard it. */
+  speaker: 'user' | 'agent';
+  /** Seconds on the conversation's timeline. */
+  at: number;
+}
+
+/** `metrics.json` `failure_attribution` of a failed scenario. */
+export interface FailureAttribution {
+  class: FailureClass;
+  /** A finer kind within the class, e.g. `missing_action`, `wrong_argument`, `never_gave`. */
+  kind: string;
+  /** One line for people: the class and what it names. */
+  summary: string;
+  /** The gold action at the divergence (for agent and mishearing classes), when there is one. */
+  expected_action?: PlannedAction;
+  /** What the agent did instead, when it did something. */
+  actual_action?: PlannedAction;
+  /** The argument that differed. */
+  argument?: string;
+  /** The value misheard (mishearing) or never given (user simulator). */
+  entity?: MisheardEntity | { value: string };
 }
