@@ -153,7 +153,9 @@ export interface BotServerOptions {
   onSession?: (session: BotSession) => void;
   /**
    * How clients reach the server. @default Pipecat protobuf frames over WebSocket on the server's
-   * port (a `WebSocketTransport` built from the options above)
+   * port: a `WebSocketServerTransport` built from `maxMessageBytes`, `maxOutgoingBytes`,
+   * `maxBufferedBytes`, `slowReaderCloseGraceMs`, `handshakeTimeoutMs`, `pingIntervalMs` and
+   * `frameTimeoutMs`. A transport given here brings its own limits and deadlines instead.
    */
   transport?: Transport;
   /**

@@ -30,7 +30,7 @@ import { SessionDirectory } from './session-directory.js';
 import { closeAllWithin, settleWithin } from './shutdown.js';
 import type { BotServerOptions } from './bot-server-options.js';
 import type { Transport, TransportConnection } from './transport.js';
-import { WebSocketTransport } from './transports/websocket.js';
+import { WebSocketServerTransport } from './transports/websocket.js';
 import { DEFAULT_SESSION_LIMITS, checkSessionLimits } from './session-limits.js';
 import { VoiceSlots } from './voice-slots.js';
 import type { SessionLimits } from './session-limits.js';
@@ -146,7 +146,7 @@ export class BotServer {
         : createServer((req, res) => this.#onHttp(req, res, true, false));
     this.#transport =
       options.transport ??
-      new WebSocketTransport({
+      new WebSocketServerTransport({
         maxMessageBytes: options.maxMessageBytes,
         maxOutgoingBytes: options.maxOutgoingBytes,
         maxBufferedBytes: options.maxBufferedBytes,

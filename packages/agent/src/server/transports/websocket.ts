@@ -31,8 +31,8 @@ import type {
   UnsupportedInput,
 } from '../transport.js';
 
-/** Options of a {@link WebSocketTransport}; the server passes its own (see `BotServerOptions`). */
-export interface WebSocketTransportOptions {
+/** Options of a {@link WebSocketServerTransport}; the server passes its own (see `BotServerOptions`). */
+export interface WebSocketServerTransportOptions {
   /** Largest accepted incoming message; larger closes with 1009. @default 1 MiB */
   maxMessageBytes?: number;
   /** Largest reply sent; a larger `server-response` becomes an `error-response`. @default 1 MiB */
@@ -65,13 +65,13 @@ const TEXT_MESSAGE: UnsupportedInput = Object.freeze({
 });
 
 /** Protobuf frames over WebSocket, on the server's HTTP port. */
-export class WebSocketTransport implements Transport {
+export class WebSocketServerTransport implements Transport {
   readonly #options: Omit<Shared, 'host' | 'watch'>;
   readonly #watch: ConnectionWatch;
   readonly #wss: WebSocketServer;
   #host: TransportHost | undefined;
 
-  constructor(options: WebSocketTransportOptions = {}) {
+  constructor(options: WebSocketServerTransportOptions = {}) {
     this.#options = {
       maxOutgoingBytes: options.maxOutgoingBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
