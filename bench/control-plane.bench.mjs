@@ -186,11 +186,12 @@ async function main() {
       },
       close() {},
     });
-    session.handle(
-      protocol.clientMessage('init', 'apply_initialization', {
+    session.handle({
+      kind: 'message',
+      message: protocol.clientMessage('init', 'apply_initialization', {
         shared_state_init: JSON.stringify({ db: DB }),
       }),
-    );
+    });
     await session.drain();
     const bytes = protocol.encodeRtviFrame(
       protocol.clientMessage('req', 'get_scenario_summary', { include_db: false }),
@@ -207,16 +208,16 @@ async function main() {
       return ((performance.now() - t0) * 1000) / N;
     };
     const out = {
-      'decode frame + envelope': await time(() => protocol.decodeRtviFrame(bytes)),
+      'decode frame + envelope': await time(() => protocol.decodeClientFrame(bytes)),
       'getDictHash (small db)': await time(() => agent.getDictHash(DB)),
       'encode reply frame': await time(() => protocol.encodeRtviFrame(reply, { pooled: true })),
       'whole server path': await time(async () => {
-        session.handle(protocol.decodeRtviFrame(bytes).message);
+        session.handle(protocol.decodeClientFrame(bytes));
         await session.drain();
       }),
       'whole server path, db changed before each request': await time(async () => {
         agent.markDbChanged(session.state);
-        session.handle(protocol.decodeRtviFrame(bytes).message);
+        session.handle(protocol.decodeClientFrame(bytes));
         await session.drain();
       }),
     };

@@ -29,6 +29,8 @@ export * from './server/auth.js';
 export * from './server/bot-server.js';
 export * from './server/logger.js';
 export * from './server/session.js';
+export * from './server/transport.js';
+export * from './server/transports/websocket.js';
 export * from './scenario/control-tools.js';
 export * from './conversation/model.js';
 export * from './conversation/engine.js';

@@ -9,6 +9,7 @@ import type { DomainRegistry } from '../scenario/registry.js';
 import type { VoiceOptions } from '../voice/voice-options.js';
 import type { Logger } from './logger.js';
 import type { BotSession } from './session.js';
+import type { Transport } from './transport.js';
 
 /** Pipecat's (Python `websockets`) default receive cap. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -150,6 +151,13 @@ export interface BotServerOptions {
    * methods on `session.rpc`, attach per-session state. A throw closes that connection (1011).
    */
   onSession?: (session: BotSession) => void;
+  /**
+   * How clients reach the server. @default Pipecat protobuf frames over WebSocket on the server's
+   * port: a `WebSocketServerTransport` built from `maxMessageBytes`, `maxOutgoingBytes`,
+   * `maxBufferedBytes`, `slowReaderCloseGraceMs`, `handshakeTimeoutMs`, `pingIntervalMs` and
+   * `frameTimeoutMs`. A transport given here brings its own limits and deadlines instead.
+   */
+  transport?: Transport;
   /**
    * Speech: the bot hears `AudioRawFrame`s (VAD, speech to text) and answers in speech (text to
    * speech). @default none (audio frames are ignored, replies are text only)

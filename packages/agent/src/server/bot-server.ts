@@ -1,17 +1,13 @@
 /**
- * The bot server: a WebSocket server speaking Pipecat's RTVI protocol in binary
- * protobuf frames, one isolated {@link BotSession} per client and many connections per
- * process, with `POST /connect`, `GET /healthz`, `GET /readyz` and `GET /metrics` beside it. A
- * session can outlive its connection (see {@link SessionDirectory}).
+ * The bot server: Pipecat's RTVI protocol, one isolated {@link BotSession} per client and many
+ * connections per process, with `POST /connect`, `GET /healthz`, `GET /readyz` and
+ * `GET /metrics` beside it. Clients reach it through a {@link Transport} (protobuf frames over
+ * WebSocket by default); a session can outlive its connection (see {@link SessionDirectory}).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
-import { encodeFrame } from '@scenaro/sdk/protocol';
 import type { RTVIMessage, ServerDrainingMessage } from '@scenaro/sdk/protocol';
 import { ClientMessageRouter } from '../control/router.js';
 import type { ClientMessageHandler } from '../control/handlers.js';
@@ -21,23 +17,20 @@ import { DomainRegistry } from '../scenario/registry.js';
 import { checkAuthSettings } from './auth.js';
 import { takeFrame } from './frame-intake.js';
 import type { FrameIntake } from './frame-intake.js';
-import { ConnectionReader } from './connection-reader.js';
-import { answerHttp, listenOn, refuseUpgrade, requestId } from './http-front.js';
+import { answerHttp, listenOn } from './http-front.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import { ServerMetrics } from './metrics.js';
-import { encodeOutgoing } from './reply-encoder.js';
 import { TurnTracer } from './turn-tracing.js';
 import { BotSession } from './session.js';
 import type { BotSessionOptions } from './session.js';
 import { prepareVoice } from './voice-session.js';
 import type { SessionConnection } from './session-connection.js';
 import { SessionDirectory } from './session-directory.js';
-import { closeWithin, whenDrained } from './socket-drain.js';
 import { closeAllWithin, settleWithin } from './shutdown.js';
-import { ConnectionWatch } from './connection-watch.js';
-import { DEFAULT_MAX_MESSAGE_BYTES } from './bot-server-options.js';
 import type { BotServerOptions } from './bot-server-options.js';
+import type { Transport, TransportConnection } from './transport.js';
+import { WebSocketServerTransport } from './transports/websocket.js';
 import { DEFAULT_SESSION_LIMITS, checkSessionLimits } from './session-limits.js';
 import { VoiceSlots } from './voice-slots.js';
 import type { SessionLimits } from './session-limits.js';
@@ -60,9 +53,6 @@ export class BotServer {
       BotServerOptions,
       | 'host'
       | 'port'
-      | 'maxMessageBytes'
-      | 'maxOutgoingBytes'
-      | 'maxBufferedBytes'
       | 'slowReaderCloseGraceMs'
       | 'singleClient'
       | 'systemPromptSuffix'
@@ -76,10 +66,8 @@ export class BotServer {
   readonly #dbCache: DbCache;
   readonly #http: Server;
   readonly #metricsHttp: Server | undefined;
-  readonly #wss: WebSocketServer;
-  readonly #sessions = new Map<WebSocket, BotSession>();
-  readonly #readers = new WeakMap<WebSocket, ConnectionReader>();
-  readonly #watch: ConnectionWatch;
+  readonly #transport: Transport;
+  readonly #sessions = new Map<TransportConnection, BotSession>();
   readonly #maxConnections: number;
   readonly #maxPendingHandshakes: number;
   readonly #limits: SessionLimits;
@@ -93,9 +81,6 @@ export class BotServer {
       ...options,
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 8765,
-      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      maxOutgoingBytes: options.maxOutgoingBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
       slowReaderCloseGraceMs: options.slowReaderCloseGraceMs ?? 5000,
       singleClient: options.singleClient ?? false,
       systemPromptSuffix: options.systemPromptSuffix ?? '',
@@ -159,21 +144,33 @@ export class BotServer {
       options.metricsPort === undefined
         ? undefined
         : createServer((req, res) => this.#onHttp(req, res, true, false));
-    this.#watch = new ConnectionWatch({
-      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
-      pingIntervalMs: options.pingIntervalMs ?? 30_000,
-      frameTimeoutMs: options.frameTimeoutMs ?? 10_000,
-    });
+    this.#transport =
+      options.transport ??
+      new WebSocketServerTransport({
+        maxMessageBytes: options.maxMessageBytes,
+        maxOutgoingBytes: options.maxOutgoingBytes,
+        maxBufferedBytes: options.maxBufferedBytes,
+        slowReaderCloseGraceMs: this.#options.slowReaderCloseGraceMs,
+        handshakeTimeoutMs: options.handshakeTimeoutMs,
+        pingIntervalMs: options.pingIntervalMs,
+        frameTimeoutMs: options.frameTimeoutMs,
+      });
     this.#maxConnections = options.maxConnections ?? 2048;
     this.#maxPendingHandshakes = options.maxPendingHandshakes ?? 1024;
-    this.#wss = new WebSocketServer({
-      noServer: true,
-      maxPayload: this.#options.maxMessageBytes,
-      // Messages are paced by each connection's reader (see ConnectionReader).
-      allowSynchronousEvents: true,
+    this.#transport.start({
+      http: this.#http,
+      log: this.log,
+      metrics: this.metrics,
+      admission: () => ({
+        closing: this.#closing,
+        connections: this.#sessions.size,
+        maxConnections: this.#maxConnections,
+        maxPendingHandshakes: this.#maxPendingHandshakes,
+        allowedOrigins: this.#options.allowedOrigins,
+        token: this.#options.token,
+      }),
+      accept: (connection) => this.#onConnection(connection),
     });
-    this.#http.on('upgrade', (req, socket, head) => this.#onUpgrade(req, socket, head));
-    this.#wss.on('connection', (ws, req) => this.#onConnection(ws, req));
   }
 
   /** Register another `client-message` handler (besides the profile's control messages). */
@@ -255,7 +252,7 @@ export class BotServer {
     this.log.info({ sessions: this.#sessions.size, graceMs }, 'draining');
     for (const session of this.#directory.drainWaiting()) this.#end(session);
     const stopped = new Promise<void>((resolve) => this.#http.close(() => resolve()));
-    this.#watch.stop();
+    this.#transport.drain();
     // The metrics port, when there is one, stays open meanwhile: probes see readiness false.
     await settleWithin(
       [...this.#sessions.values()].map((s) => s.drain()),
@@ -265,7 +262,7 @@ export class BotServer {
     this.#http.closeAllConnections();
     this.#metricsHttp?.close();
     this.#metricsHttp?.closeAllConnections();
-    this.#wss.close();
+    this.#transport.close();
     // Bounded too: whatever is left open (a half-sent upgrade, say) does not keep close() waiting.
     await settleWithin([stopped], 1000);
     this.log.info({}, 'closed');
@@ -286,34 +283,16 @@ export class BotServer {
     });
   }
 
-  #onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const refused = refuseUpgrade(req, socket, {
-      closing: this.#closing,
-      connections: this.#sessions.size,
-      pendingHandshakes: this.#watch.pendingHandshakes,
-      maxConnections: this.#maxConnections,
-      maxPendingHandshakes: this.#maxPendingHandshakes,
-      allowedOrigins: this.#options.allowedOrigins,
-      token: this.#options.token,
-      log: this.log,
-    });
-    if (refused) this.metrics.connectionRefused(refused);
-    else this.#wss.handleUpgrade(req, socket, head, (ws) => this.#wss.emit('connection', ws, req));
-  }
-
-  #onConnection(ws: WebSocket, req: IncomingMessage): void {
-    const claimed = this.#directory.claim(req);
+  #onConnection(connection: TransportConnection): void {
+    const { info } = connection;
+    const claimed = this.#directory.claim(info);
     if (claimed) {
       this.#takeOver(claimed);
-      claimed.attach(this.#connectionFor(ws, req, claimed.log, true));
-      this.#bind(ws, req, claimed);
+      claimed.attach(this.#connectionFor(connection, true));
+      this.#bind(connection, claimed);
       this.metrics.connectionAccepted(true);
       claimed.log.info(
-        {
-          remote: req.socket.remoteAddress,
-          requestId: requestId(req),
-          sessions: this.#sessions.size,
-        },
+        { remote: info.remoteAddress, requestId: info.requestId, sessions: this.#sessions.size },
         'session continues on a new connection',
       );
       return;
@@ -325,7 +304,7 @@ export class BotServer {
     );
     if (this.#sessions.size >= maxSessions) {
       this.metrics.error('session_limit');
-      ws.close(1013, 'Server is at its session limit; try again later');
+      connection.close(1013, 'Server is at its session limit; try again later');
       return;
     }
     const id = randomUUID().slice(0, 8);
@@ -349,7 +328,7 @@ export class BotServer {
         ? { voice: this.#options.voice, voiceBounds: this.#voiceBounds }
         : {}),
       limits: this.#limits,
-      ...this.#connectionFor(ws, req, log, false),
+      ...this.#connectionFor(connection, false),
     });
     try {
       this.#options.onSession?.(session);
@@ -357,105 +336,90 @@ export class BotServer {
       log.error({ err }, 'onSession failed; closing the connection');
       this.metrics.error('session_setup');
       session.dispose();
-      ws.close(1011, 'session setup failed');
+      connection.close(1011, 'session setup failed');
       return;
     }
     this.#directory.opened(session);
-    this.#bind(ws, req, session);
+    this.#bind(connection, session);
     this.metrics.connectionAccepted(false);
     log.info(
-      {
-        remote: req.socket.remoteAddress,
-        requestId: requestId(req),
-        sessions: this.#sessions.size,
-      },
+      { remote: info.remoteAddress, requestId: info.requestId, sessions: this.#sessions.size },
       'session opened',
     );
   }
 
-  /** How a session talks through `ws` (`resumed`: it continues an earlier connection's session). */
-  #connectionFor(
-    ws: WebSocket,
-    req: IncomingMessage,
-    log: Logger,
-    resumed: boolean,
-  ): SessionConnection {
+  /**
+   * How a session talks through `connection` (`resumed`: it continues an earlier connection's
+   * session). The bot's audio goes to the transport as it is: encoded once, written once.
+   */
+  #connectionFor(connection: TransportConnection, resumed: boolean): SessionConnection {
     return {
-      send: (message) => this.#send(ws, message, log),
+      send: (message) => this.#send(connection, message),
       close: (code, reason) => {
         // The session asked to end (disconnect-bot): it does not wait for its client.
-        const session = this.#sessions.get(ws);
+        const session = this.#sessions.get(connection);
         if (session) this.#directory.endOnClose(session);
-        ws.close(code, reason);
+        connection.close(code, reason);
       },
-      whenWritable: () => this.#whenWritable(ws, req),
-      pauseInput: (paused) => this.#readerOf(ws).setPaused('session', paused),
+      whenWritable: () => connection.whenWritable(),
+      pauseInput: (paused) => connection.pauseInput(paused),
       readySession: () => {
-        const session = this.#sessions.get(ws);
+        const session = this.#sessions.get(connection);
         return session && this.#directory.readySession(session, resumed);
       },
-      ...(this.#options.voice
-        ? { sendAudio: (pcm, rate) => this.#sendAudio(ws, req, pcm, rate, log) }
-        : {}),
+      ...(this.#options.voice ? { sendAudio: connection.sendAudio } : {}),
     };
   }
 
-  /** `session` is `ws`'s until the socket closes or another connection takes the session over. */
-  #bind(ws: WebSocket, req: IncomingMessage, session: BotSession): void {
+  /** `session` is `connection`'s until it closes or another connection takes the session over. */
+  #bind(connection: TransportConnection, session: BotSession): void {
     const log = session.log;
-    this.#sessions.set(ws, session);
-    this.#watch.add(ws, req.socket, () => session.ready, log);
-    const reader = this.#readerOf(ws);
+    this.#sessions.set(connection, session);
+    const owns = () => this.#sessions.get(connection) === session;
     const intake: FrameIntake = {
       session,
-      reply: (message) => this.#send(ws, message, log),
+      reply: (message) => this.#send(connection, message),
       metrics: this.metrics,
       received: (message) => this.#tracer.received(session, message),
       requestLabel: (t) => (this.router.get(t) ? t : 'unknown'),
     };
-    reader.take = (data, isBinary) =>
-      this.#sessions.get(ws) === session ? takeFrame(data, isBinary, intake) : 'other';
-    ws.on('message', (data, isBinary) => reader.push(data, isBinary));
-    ws.on('close', (code) => {
-      if (this.#sessions.get(ws) !== session) return; // taken over: the session went on
-      this.#sessions.delete(ws);
-      session.detach();
-      if (!this.#closing && this.#directory.keep(session)) {
-        log.info({ code, sessions: this.#sessions.size }, 'connection closed; session waits');
-        return;
-      }
-      this.#end(session);
-      log.info({ code, sessions: this.#sessions.size }, 'session closed');
-    });
-    ws.on('error', (err) => {
-      this.metrics.error('socket');
-      log.warn({ err }, 'socket error');
+    connection.bind({
+      log,
+      ready: () => session.ready,
+      frame: (frame) => {
+        if (owns()) takeFrame(frame, intake);
+      },
+      stalled: () => {
+        // A client that stopped reading is not waited for.
+        if (owns()) this.#directory.endOnClose(session);
+      },
+      closed: (code) => {
+        if (!owns()) return; // taken over: the session went on
+        this.#sessions.delete(connection);
+        session.detach();
+        if (!this.#closing && this.#directory.keep(session)) {
+          log.info({ code, sessions: this.#sessions.size }, 'connection closed; session waits');
+          return;
+        }
+        this.#end(session);
+        log.info({ code, sessions: this.#sessions.size }, 'session closed');
+      },
+      error: (err) => {
+        this.metrics.error('socket');
+        log.warn({ err }, 'socket error');
+      },
     });
   }
 
   /** Detach `session` from the connection it has, if any, and close that connection. */
   #takeOver(session: BotSession): void {
-    for (const [ws, owner] of this.#sessions) {
+    for (const [connection, owner] of this.#sessions) {
       if (owner !== session) continue;
-      this.#sessions.delete(ws);
+      this.#sessions.delete(connection);
       session.detach();
       session.log.info({}, 'a new connection takes the session over');
-      closeWithin(ws, 1000, 'Session taken over by a new connection', 1000);
+      connection.close(1000, 'Session taken over by a new connection', 1000);
     }
-  }
-
-  /** `ws`'s reader (its messages in order, paced; see {@link ConnectionReader}). */
-  #readerOf(ws: WebSocket): ConnectionReader {
-    let reader = this.#readers.get(ws);
-    if (!reader) {
-      reader = new ConnectionReader((paused) => {
-        this.#watch.setPaused(ws, paused);
-        if (paused) ws.pause();
-        else ws.resume();
-      });
-      this.#readers.set(ws, reader);
-    }
-    return reader;
   }
 
   #end(session: BotSession): void {
@@ -464,56 +428,9 @@ export class BotServer {
     session.dispose();
   }
 
-  /**
-   * Undefined while `ws` has at most a quarter of `maxBufferedBytes` unsent; otherwise resolves
-   * once it has drained below that (or closed).
-   */
-  #whenWritable(ws: WebSocket, req: IncomingMessage): Promise<void> | undefined {
-    return whenDrained(ws, req.socket, this.#options.maxBufferedBytes / 4);
-  }
-
-  /**
-   * Send one frame of the bot's audio. Resolves at once, or once the connection has drained when
-   * its buffer is over the watermark (so fast-paced speech never floods a slow reader).
-   */
-  #sendAudio(
-    ws: WebSocket,
-    req: IncomingMessage,
-    pcm: Uint8Array,
-    sampleRate: number,
-    log: Logger,
-  ): Promise<void> | undefined {
-    if (ws.readyState !== ws.OPEN) return undefined;
-    const bytes = encodeFrame({ kind: 'audio', audio: pcm, sampleRate, numChannels: 1 });
-    if (!this.#fits(ws, bytes.byteLength, log)) return undefined;
-    ws.send(bytes, { binary: true });
-    this.metrics.audioSent(pcm.byteLength, sampleRate);
-    return this.#whenWritable(ws, req);
-  }
-
-  /** False (and the connection closing) when `bytes` more would exceed `maxBufferedBytes`. */
-  #fits(ws: WebSocket, bytes: number, log: Logger): boolean {
-    if (ws.bufferedAmount + bytes <= this.#options.maxBufferedBytes) return true;
-    log.warn({ buffered: ws.bufferedAmount }, 'client is not reading; closing the connection');
-    this.metrics.error('slow_reader');
-    const session = this.#sessions.get(ws);
-    if (session) this.#directory.endOnClose(session);
-    // A client that reads nothing never takes the close frame either.
-    closeWithin(
-      ws,
-      1013,
-      'Client is not reading its messages',
-      this.#options.slowReaderCloseGraceMs,
-    );
-    return false;
-  }
-
-  #send(ws: WebSocket, message: RTVIMessage, log: Logger): boolean {
-    if (ws.readyState !== ws.OPEN) return false;
-    const bytes = encodeOutgoing(message, this.#options.maxOutgoingBytes, log);
-    if (!bytes || !this.#fits(ws, bytes.byteLength, log)) return false;
-    ws.send(bytes, { binary: true });
-    const session = this.#sessions.get(ws);
+  #send(connection: TransportConnection, message: RTVIMessage): boolean {
+    if (!connection.send(message)) return false;
+    const session = this.#sessions.get(connection);
     this.metrics.messageSent(session, message);
     this.#tracer.sent(session, message);
     return true;

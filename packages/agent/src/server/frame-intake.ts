@@ -1,15 +1,14 @@
 /**
- * What one incoming WebSocket message becomes: an RTVI message for its session, a frame of the
- * user's audio, or an RTVI `error` back to the client (text messages, undecodable frames,
- * malformed envelopes). Every frame is counted in the server's metrics, and requests that get a
- * reply (`client-ready`, `client-message`) start their timer here.
+ * What one decoded frame from a client becomes: an RTVI message for its session, a frame of the
+ * user's audio, or an RTVI `error` back to the client (input the transport cannot carry,
+ * undecodable frames, malformed envelopes). Every frame is counted in the server's metrics, and
+ * requests that get a reply (`client-ready`, `client-message`) start their timer here.
  */
-import type { RawData } from 'ws';
-import { decodeRtviFrame, rtviError } from '@scenaro/sdk/protocol';
-import type { ClientMessageData, RTVIMessage } from '@scenaro/sdk/protocol';
+import { rtviError } from '@scenaro/sdk/protocol';
+import type { ClientFrameError, ClientMessageData, RTVIMessage } from '@scenaro/sdk/protocol';
 import type { ServerMetrics } from './metrics.js';
 import type { BotSession } from './session.js';
-import type { TakenKind } from './connection-reader.js';
+import type { InboundFrame, UnsupportedInput } from './transport.js';
 
 /** Where a frame goes. */
 export interface FrameIntake {
@@ -24,71 +23,77 @@ export interface FrameIntake {
 }
 
 /**
- * Hand one WebSocket message to its session. Nothing it throws leaves here: one session's frame
- * never ends the process; the client is told, the error counted, and the session goes on.
+ * Hand one frame to its session. Nothing it throws leaves here: one session's frame never ends
+ * the process; the client is told, the error counted, and the session goes on.
  */
-export function takeFrame(data: RawData, isBinary: boolean, intake: FrameIntake): TakenKind {
+export function takeFrame(frame: InboundFrame, intake: FrameIntake): void {
   try {
-    return route(data, isBinary, intake);
+    route(frame, intake);
   } catch (err) {
     intake.metrics.error('internal');
     intake.session.log.error({ err }, 'a frame could not be handled; the session goes on');
     intake.reply(rtviError('The server failed to handle that frame; it was dropped.', false));
-    return 'other';
   }
 }
 
-/** Hand the message on; says whether it was a frame of audio. */
-function route(data: RawData, isBinary: boolean, intake: FrameIntake): TakenKind {
+function route(frame: InboundFrame, intake: FrameIntake): void {
+  const { session, metrics } = intake;
+  switch (frame.kind) {
+    case 'audio':
+      metrics.frameReceived('audio', frame.frame);
+      session.audio(frame.frame);
+      return;
+    case 'message':
+      metrics.frameReceived('message');
+      timeRequest(frame.message, intake);
+      intake.received(frame.message);
+      session.handle(frame);
+      return;
+    case 'frame':
+      metrics.frameReceived('other');
+      session.log.debug({ kind: frame.frame.kind }, 'ignored a non-message frame');
+      return;
+    case 'error':
+      refused(frame, intake);
+      return;
+  }
+}
+
+/** What could not be used as it came: told to the client, or to the session to answer. */
+function refused(frame: ClientFrameError | UnsupportedInput, intake: FrameIntake): void {
   const { session, reply, metrics } = intake;
-  if (!isBinary) {
-    metrics.frameReceived('other');
-    metrics.error('bad_frame');
-    reply(
-      rtviError(
-        'Text WebSocket messages are not supported: send binary protobuf Pipecat frames.',
-        false,
-      ),
-    );
-    return 'other';
-  }
-  const decoded = decodeRtviFrame(toBytes(data));
-  if (decoded.ok) {
-    metrics.frameReceived('message');
-    timeRequest(decoded.message, intake);
-    intake.received(decoded.message);
-    session.handle(decoded.message);
-    return 'other';
-  }
-  switch (decoded.reason) {
+  switch (frame.reason) {
+    case 'unsupported':
+      metrics.frameReceived('other');
+      metrics.error('bad_frame');
+      reply(rtviError(frame.message, false));
+      return;
     case 'not-a-frame':
       metrics.frameReceived('other');
       metrics.error('bad_frame');
-      reply(rtviError(`Undecodable frame: ${decoded.error.message}`, false));
-      return 'other';
-    case 'not-a-message':
-      if (decoded.frame.kind === 'audio') {
-        metrics.frameReceived('audio', decoded.frame);
-        session.audio(decoded.frame);
-        return 'audio';
-      }
-      metrics.frameReceived('other');
-      session.log.debug({ kind: decoded.frame.kind }, 'ignored a non-message frame');
-      return 'other';
+      reply(rtviError(`Undecodable frame: ${frame.error.message}`, false));
+      return;
     case 'bad-envelope':
       metrics.frameReceived('message');
-      if (decoded.error.kind === 'foreign-label') {
-        session.log.warn({ label: decoded.error.message }, 'ignored a message that is not RTVI');
-        return 'other';
+      if (frame.error.kind === 'foreign-label') {
+        session.log.warn({ label: frame.error.message }, 'ignored a message that is not RTVI');
+        return;
       }
-      if (decoded.error.type === 'error' || decoded.error.type === 'error-response') {
+      if (frame.error.type === 'error' || frame.error.type === 'error-response') {
         // Never answer a peer's error, even a malformed one (no error ping-pong).
-        session.log.warn({ type: decoded.error.type }, 'ignored a malformed peer error');
-        return 'other';
+        session.log.warn({ type: frame.error.type }, 'ignored a malformed peer error');
+        return;
       }
       metrics.error('bad_frame');
-      reply(rtviError(`Invalid RTVI transport message: ${decoded.error.message}`, false));
-      return 'other';
+      reply(rtviError(`Invalid RTVI transport message: ${frame.error.message}`, false));
+      return;
+    case 'invalid-message':
+      // An RTVI envelope all the same: the session answers it (addressed by its id).
+      metrics.frameReceived('message');
+      timeRequest(frame.envelope, intake);
+      intake.received(frame.envelope);
+      session.handle(frame);
+      return;
   }
 }
 
@@ -102,10 +107,4 @@ function timeRequest(message: RTVIMessage, intake: FrameIntake): void {
     if (typeof t === 'string')
       intake.metrics.requestReceived(intake.session, message.id, intake.requestLabel(t));
   }
-}
-
-function toBytes(data: RawData): Uint8Array {
-  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }

@@ -6,11 +6,11 @@
  * and the waiting (detached) sessions; the server attaches and disposes them.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { BotReadySession } from '@scenaro/sdk/protocol';
 import type { Logger } from './logger.js';
 import type { BotSession } from './session.js';
 import { MAX_TIMER_MS } from './socket-drain.js';
+import type { ConnectionInfo } from './transport.js';
 
 /** Options of a {@link SessionDirectory}. */
 export interface SessionDirectoryOptions {
@@ -55,14 +55,14 @@ export class SessionDirectory {
    * one its `?resume=` token names (the token is used up). An unknown or expired token is
    * logged, and the connection starts a new session.
    */
-  claim(req: IncomingMessage): BotSession | undefined {
+  claim(info: Pick<ConnectionInfo, 'url' | 'remoteAddress'>): BotSession | undefined {
     if (this.#options.singleClient) return this.#take(this.#only);
-    const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('resume');
+    const token = new URL(info.url, 'http://localhost').searchParams.get('resume');
     if (!token) return undefined;
     const session = this.#tokens.get(token);
     if (!session) {
       this.#options.log.warn(
-        { remote: req.socket.remoteAddress },
+        { remote: info.remoteAddress },
         'resume token unknown or expired; starting a new session',
       );
       return undefined;

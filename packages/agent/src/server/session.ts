@@ -10,7 +10,6 @@ import {
   botReady,
   errorResponse,
   negotiateVersion,
-  parseClientToServer,
   rtviError,
   rtviRpcCallErrorMessage,
   serverEvent,
@@ -22,7 +21,9 @@ import type {
   AudioFrameValue,
   ActionRecord,
   ClientMessageData,
+  ClientRtviMessage,
   ClientToServerMessage,
+  InvalidMessageError,
   SendTextData,
   RTVIMessage,
   ServerToClientMessageMap,
@@ -41,12 +42,12 @@ import type {
   SpeechOutput,
 } from '../conversation/hook.js';
 import { beginDbWrite } from '../scenario/db-revision.js';
-import { MAX_NESTING_DEPTH, exceedsNestingDepth } from '../scenario/initialize.js';
 import type { DbSource } from '../scenario/initialize.js';
 import type { DomainRegistry } from '../scenario/registry.js';
 import { createScenarioState } from '../scenario/types.js';
 import type { BoundTool, ScenarioState } from '../scenario/types.js';
 import type { Logger } from './logger.js';
+import { screenMessage } from './message-screen.js';
 import { RtviRpcServerTransport } from './rtvi-rpc-transport.js';
 import { SerialQueue } from './serial-queue.js';
 import { DEFAULT_SESSION_LIMITS, limitErrors } from './session-limits.js';
@@ -75,9 +76,6 @@ export interface BotSessionOptions extends SessionControlOptions, SessionConnect
   /** How the voice is bounded: the server's listening slots, the audio queue, its metrics. */
   voiceBounds?: Pick<VoiceSessionHost, 'slots' | 'backlog' | 'count'>;
 }
-
-/** Message types a session never answers, so two peers can never ping-pong errors. */
-const NEVER_ANSWER = new Set(['error', 'error-response']);
 
 function errorName(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
@@ -285,34 +283,18 @@ export class BotSession implements SessionControl, ConversationHost {
     this.voice.audio(frame);
   }
 
-  /** Handle one decoded envelope (already known to carry the `rtvi-ai` label). */
-  handle(envelope: RTVIMessage): void {
-    if (NEVER_ANSWER.has(envelope.type)) {
-      this.log.warn(
-        { type: envelope.type, data: envelope.data },
-        'peer reported an error; not answering',
-      );
-      return;
+  /**
+   * Handle one RTVI message of the client, as decoded: a valid one, or an envelope refused by
+   * validation (see {@link screenMessage}).
+   */
+  handle(input: ClientRtviMessage | InvalidMessageError): void {
+    const screened = screenMessage(input);
+    if (screened.kind === 'handle') this.#dispatch(screened.message);
+    else if (screened.kind === 'answer') this.#opts.send(screened.answer);
+    else {
+      const { type, data } = screened.envelope;
+      this.log.warn({ type, data }, 'peer reported an error; not answering');
     }
-    if (exceedsNestingDepth(envelope.data)) {
-      const text = `Invalid message: data nests deeper than ${MAX_NESTING_DEPTH} levels`;
-      if (envelope.id !== undefined) this.#opts.send(errorResponse(envelope.id, text));
-      else this.#opts.send(rtviError(`Invalid RTVI transport message: ${text}`, false));
-      return;
-    }
-    const parsed = parseClientToServer(envelope);
-    if (!parsed.ok) {
-      const { error } = parsed;
-      if (error.kind === 'unknown-type' && error.id !== undefined) {
-        this.#opts.send(errorResponse(error.id, `Unsupported type ${envelope.type}`));
-      } else if (error.id !== undefined && error.kind === 'invalid-data') {
-        this.#opts.send(errorResponse(error.id, `Invalid message: ${error.message}`));
-      } else {
-        this.#opts.send(rtviError(`Invalid RTVI transport message: ${error.message}`, false));
-      }
-      return;
-    }
-    this.#dispatch(parsed.value);
   }
 
   #dispatch(message: ClientToServerMessage): void {

@@ -3,7 +3,10 @@
  * connection. Their timers stay referenced (each is bounded): with unref'd ones, a process with
  * nothing else pending exited (code 13) before `close()` resolved, skipping whatever followed it.
  */
-import type { WebSocket } from 'ws';
+import type { TransportConnection } from './transport.js';
+
+/** What the shutdown needs of a connection. */
+type Closable = Pick<TransportConnection, 'close' | 'terminate'>;
 
 /** Resolves once every promise in `work` has settled, or after `ms`. */
 export async function settleWithin(work: readonly Promise<unknown>[], ms: number): Promise<void> {
@@ -16,16 +19,16 @@ export async function settleWithin(work: readonly Promise<unknown>[], ms: number
 }
 
 /**
- * Close every socket `open()` lists with 1001 and wait until it lists none; sockets still open
- * after `ms` are dropped.
+ * Close every connection `open()` lists with 1001 and wait until it lists none; connections
+ * still open after `ms` are dropped.
  */
-export async function closeAllWithin(open: () => Iterable<WebSocket>, ms: number): Promise<void> {
-  for (const ws of open()) ws.close(1001, 'server shutting down');
+export async function closeAllWithin(open: () => Iterable<Closable>, ms: number): Promise<void> {
+  for (const connection of open()) connection.close(1001, 'server shutting down');
   await new Promise<void>((resolve) => {
     let waited = false;
     const deadline = setTimeout(() => {
       waited = true;
-      for (const ws of open()) ws.terminate();
+      for (const connection of open()) connection.terminate();
       resolve();
     }, ms);
     const check = () => {

@@ -40,8 +40,11 @@ import { settleWithin } from './shutdown.js';
 /** What a voice session needs of its bot session. */
 export interface VoiceSessionHost {
   emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void;
-  /** Send one frame of the bot's audio; may return a promise to wait on (back-pressure). */
-  sendAudio(pcm: Uint8Array, sampleRate: number): void | Promise<void>;
+  /**
+   * Send one frame of the bot's audio; may return a promise to wait on (back-pressure). Called
+   * detached (the speaker writes through it directly).
+   */
+  readonly sendAudio: (pcm: Uint8Array, sampleRate: number) => void | Promise<void>;
   /** The user said `text`: a turn answered in speech. */
   userSpeech(text: string): void;
   /**
@@ -107,7 +110,7 @@ export class VoiceSession {
         leadMs: options.outputLeadMs ?? DEFAULT_OUTPUT_LEAD_MS,
         sink: {
           emit: (type, data) => host.emit(type, data),
-          audio: (pcm, rate) => host.sendAudio(pcm, rate),
+          audio: host.sendAudio,
         },
         onError: (err, sentence) => {
           host.log.warn({ err, sentence }, 'speech synthesis failed; sentence skipped');

@@ -9,6 +9,7 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { FrameSchema } from './generated/frames_pb.js';
 import type { Frame } from './generated/frames_pb.js';
+import { encodeAudioRawFrame, isUint32 } from './audio-frame.js';
 import { encodeMessageFrame } from './message-frame.js';
 import { parseEnvelope } from './rtvi-parse.js';
 import type { EnvelopeParseResult } from './rtvi-parse.js';
@@ -152,7 +153,39 @@ export interface FrameEncodeOptions {
 /** Serialize one frame to the bytes of a binary WebSocket message. */
 export function encodeFrame(frame: PipecatFrame, options?: FrameEncodeOptions): Uint8Array {
   if (frame.kind === 'message') return encodeMessageFrame(frame.data, options?.pooled);
+  if (frame.kind === 'audio' && isPlainAudio(frame)) {
+    return encodeAudioRawFrame(frame.audio, frame.sampleRate, frame.numChannels, options?.pooled);
+  }
   return toBinary(FrameSchema, toMessage(frame));
+}
+
+/** An audio frame the direct writer encodes: no id, name or pts, and uint32 rate and channels. */
+function isPlainAudio(frame: AudioFrameValue): boolean {
+  return (
+    (frame.id ?? 0n) === 0n &&
+    (frame.name ?? '') === '' &&
+    frame.pts === undefined &&
+    frame.audio instanceof Uint8Array &&
+    isUint32(frame.sampleRate) &&
+    isUint32(frame.numChannels)
+  );
+}
+
+/**
+ * Serialize one frame of audio (PCM16 samples, as `encodeFrame` does for an `AudioFrameValue`
+ * with only audio, rate and channels): the samples are copied once, into the frame's bytes.
+ * Falls back to the general encoder for a rate or channel count that is not a uint32.
+ */
+export function encodeAudioFrame(
+  audio: Uint8Array,
+  sampleRate: number,
+  numChannels: number,
+  options?: FrameEncodeOptions,
+): Uint8Array {
+  if (audio instanceof Uint8Array && isUint32(sampleRate) && isUint32(numChannels)) {
+    return encodeAudioRawFrame(audio, sampleRate, numChannels, options?.pooled);
+  }
+  return toBinary(FrameSchema, toMessage({ kind: 'audio', audio, sampleRate, numChannels }));
 }
 
 /**

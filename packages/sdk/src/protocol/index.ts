@@ -10,6 +10,7 @@ export * from './rtvi-schemas.js';
 export * from './rtvi-parse.js';
 export * from './control-plane.js';
 export * from './frames.js';
+export * from './client-frame.js';
 export * from './rpc-extensions.js';
 export {
   FrameSchema,

@@ -25,7 +25,8 @@ const utf8 = new TextEncoder();
 const FRAME_MESSAGE_TAG = (4 << 3) | 2;
 const MESSAGE_DATA_TAG = (1 << 3) | 2;
 
-function varintLength(n: number): number {
+/** Bytes of the base-128 varint of `n` (an integer in [0, 2^32)). */
+export function varintLength(n: number): number {
   let length = 1;
   while (n >= 0x80) {
     n >>>= 7;
@@ -34,7 +35,8 @@ function varintLength(n: number): number {
   return length;
 }
 
-function writeVarint(bytes: Uint8Array, offset: number, n: number): number {
+/** Writes the varint of `n` (an integer in [0, 2^32)) at `offset`; returns the offset after it. */
+export function writeVarint(bytes: Uint8Array, offset: number, n: number): number {
   while (n >= 0x80) {
     bytes[offset++] = (n & 0x7f) | 0x80;
     n >>>= 7;

@@ -149,7 +149,17 @@ function validateData<M>(
 export function parseClientToServer(input: unknown): EnvelopeParseResult<ClientToServerMessage> {
   const parsed = parseEnvelope(input);
   if (!parsed.ok) return parsed;
-  return validateData(parsed.value, clientToServerDataSchemas, true);
+  return validateClientToServer(parsed.value);
+}
+
+/**
+ * Validate an envelope {@link parseEnvelope} already returned as a message to the server (its
+ * `id`, its `type`, its `data`), without parsing the envelope again.
+ */
+export function validateClientToServer(
+  envelope: RTVIMessage,
+): EnvelopeParseResult<ClientToServerMessage> {
+  return validateData(envelope, clientToServerDataSchemas, true);
 }
 
 /** Validate an inbound message on the client (or bridge) side. `id` is optional here. */
