@@ -5,9 +5,11 @@
  * from a request to its reply, the STT / LLM / TTS time to first byte from the RTVI `metrics`
  * events the session sends, turn outcomes from `turn-complete` pushes.
  */
-import type { VoiceEvent } from './voice-session.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
+
+/** What a voice session reports to the server's metrics. */
+export type VoiceEvent = 'voice_limit' | 'bad_audio' | 'audio_shed_seconds' | 'early_audio';
 
 /** What the server tells its metrics about itself when they are scraped. */
 export interface MetricsSource {

@@ -35,6 +35,7 @@ import type { Logger } from './logger.js';
 import { AudioIntake, checkAudioFrame } from './audio-intake.js';
 import type { AudioBacklogLimits } from './audio-intake.js';
 import type { VoiceSlots } from './voice-slots.js';
+import type { VoiceEvent } from './metrics.js';
 import { settleWithin } from './shutdown.js';
 
 /** What a voice session needs of its bot session. */
@@ -70,8 +71,6 @@ export interface VoiceSessionHost {
 /** Longest a dictation's end waits for the audio received before it to be heard (ms). */
 const DICTATION_END_HEARING_MS = 4000;
 
-/** What a voice session reports to the server's metrics. */
-export type VoiceEvent = 'voice_limit' | 'bad_audio' | 'audio_shed_seconds' | 'early_audio';
 
 /** Timing of the last answered utterance (for latency measurements). */
 export interface VoiceTurnTiming extends UtteranceMarks, SpeechMarks {}
@@ -409,3 +408,5 @@ export async function prepareVoice(voice: VoiceOptions, log: Logger): Promise<vo
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+export type { VoiceEvent } from './metrics.js';
