@@ -71,7 +71,6 @@ export interface VoiceSessionHost {
 /** Longest a dictation's end waits for the audio received before it to be heard (ms). */
 const DICTATION_END_HEARING_MS = 4000;
 
-
 /** Timing of the last answered utterance (for latency measurements). */
 export interface VoiceTurnTiming extends UtteranceMarks, SpeechMarks {}
 
