@@ -5,7 +5,7 @@
  * at the engine's `sampleRate` (24 kHz for every adapter here) as soon as
  * they are ready.
  */
-import { concatBytes } from './pcm.js';
+import { concatBytes } from './audio/pcm.js';
 
 /** Options of one synthesis. */
 export interface SynthesizeOptions {
