@@ -76,4 +76,7 @@ export * from './voice/stt.js';
 export * from './voice/engines/none/none-stt.js';
 export * from './voice/engines/pocketsphinx/pocketsphinx-stt.js';
 export * from './voice/engines/openai/openai-stt.js';
+export * from './voice/engines/espeak-ng/espeak-ng-tts.js';
 export * from './voice/voice-options.js';
+// the speech-engine registry (also `@scenaro/agent/voice-engines`)
+export * from './voice/engines/index.js';

@@ -25,6 +25,11 @@ export interface TextToSpeech {
    */
   synthesize(text: string, options?: SynthesizeOptions): AsyncIterable<Uint8Array>;
   /**
+   * Resolves when the engine can run here; rejects with a `SpeechEngineUnavailableError` saying
+   * what to install otherwise. Engines that always can (in-process, remote) leave it out.
+   */
+  check?(): Promise<void>;
+  /**
    * Get ready to answer at once (start a worker, load a voice), so the first reply is not
    * slowed by it. Engines with nothing to prepare (a remote endpoint) leave it out.
    */

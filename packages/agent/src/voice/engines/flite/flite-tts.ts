@@ -24,10 +24,11 @@ import { OUTPUT_CHUNK_MS, OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
 import { Resampler } from '../../audio/resampler.js';
 import type { SynthesizeOptions, TextToSpeech } from '../../tts.js';
 import { decodeWav } from '../../audio/wav.js';
+import { FLITE_VOICES } from './voices.js';
+import type { FliteVoice } from './voices.js';
 
-/** The voices compiled into the Flite WASI binary. */
-export const FLITE_VOICES = ['slt', 'rms', 'awb', 'kal16', 'kal'] as const;
-export type FliteVoice = (typeof FLITE_VOICES)[number];
+export { FLITE_VOICES };
+export type { FliteVoice };
 
 /** Options of the Flite synthesizer. */
 export interface FliteTtsOptions {
