@@ -14,14 +14,12 @@ export * from './report/index.js';
 export * from './runner/audio-files.js';
 export * from './runner/bots.js';
 export {
-  DEFAULT_LOCAL_VOICES,
   LOCAL_OUTPUT_LEAD_MS,
   LOCAL_SPEECH_SAMPLE_RATE,
+  localSpeechSettings,
   localVoices,
-  pocketsphinxOptions,
-  speechVoices,
 } from './runner/voices.js';
-export type { BotSide, SpeechSettings, VoiceBuilder } from './runner/voices.js';
+export type { BotSide, SpeechSettings } from './runner/voices.js';
 export * from './runner/expected.js';
 export * from './runner/files.js';
 export * from './runner/merge.js';

@@ -13,8 +13,8 @@ import { builtInDomains } from '@scenaro/domains';
 import { runBridgedScenario } from '../bridge/bridge.js';
 import type { AudioModeOptions } from '../bridge/bridge.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
-import { localVoices, speechVoices } from './voices.js';
-import type { SpeechSettings, VoiceBuilder } from './voices.js';
+import { localVoices } from './voices.js';
+import type { SpeechSettings } from './voices.js';
 import { conversationWav } from './audio-files.js';
 import { audioMetrics } from '../scoring/audio-metrics.js';
 import type { ScenarioRun } from '../bridge/types.js';
@@ -90,13 +90,11 @@ export interface EvaluationOptions {
    */
   voice?: Record<'agent' | 'user', VoiceOptions>;
   /**
-   * Audio mode, local bots: each bot's voice flags as `scenaro serve` takes them (recorded with
-   * the run, so a resumed run keeps them); `buildVoice` makes the engines. Ignored when `voice`
-   * is given.
+   * Audio mode, local bots: each bot's voice settings as `scenaro serve`'s voice flags give
+   * them (recorded with the run, so a resumed run keeps them), built through the speech-engine
+   * registry. Ignored when `voice` is given.
    */
   speech?: SpeechSettings;
-  /** Makes a local bot's voice from its `speech` flags (the CLI gives the serve command's). */
-  buildVoice?: VoiceBuilder;
 }
 
 /** What a run produced. */
@@ -324,9 +322,7 @@ async function localBotVoices(
   clock: RelayClock,
   options: EvaluationOptions,
 ): Promise<Record<'agent' | 'user', VoiceOptions>> {
-  if (options.voice || !options.speech) return localVoices(clock, options.voice);
-  if (!options.buildVoice) throw new Error('speech settings need buildVoice to make the engines');
-  return speechVoices(clock, options.speech, options.buildVoice);
+  return localVoices(clock, options.voice, options.speech);
 }
 
 function outcomeOf(metrics: Record<string, unknown>): 'passed' | 'failed' | 'not-scored' {
@@ -352,7 +348,6 @@ async function recordInvocation(
   delete parsed['progressStream'];
   delete parsed['argv'];
   delete parsed['voice'];
-  delete parsed['buildVoice'];
   if (options.judge?.apiKey) parsed['judge'] = { ...options.judge, apiKey: '<redacted>' };
   previous.invocations.push({
     started_at: new Date().toISOString(),
