@@ -166,17 +166,34 @@ describe('eSpeak NG TTS without the program or the voice', () => {
     );
   });
 
+  /** A program that never answers. */
+  async function hung(): Promise<string> {
+    const path = join(dir, 'espeak-ng');
+    await writeFile(path, '#!/bin/sh\nexec sleep 30\n');
+    await chmod(path, 0o755);
+    return path;
+  }
+
   it('cuts a synthesis that takes longer than its deadline', async () => {
-    // A program that never answers.
-    const hung = join(dir, 'espeak-ng');
-    await writeFile(hung, '#!/bin/sh\nexec sleep 30\n');
-    await chmod(hung, 0o755);
-    const tts = createEspeakNgTextToSpeech({ binary: hung, timeoutMs: 300 });
+    const tts = createEspeakNgTextToSpeech({ binary: await hung(), timeoutMs: 300 });
     const started = performance.now();
     await expect(synthesizeAll(tts, 'Hello.')).rejects.toMatchObject({
       engine: 'espeak-ng',
       code: 'timeout',
     });
     expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('stops a synthesis at once when aborted or closed, not at its deadline', async () => {
+    const tts = createEspeakNgTextToSpeech({ binary: await hung(), timeoutMs: 20_000 });
+    const controller = new AbortController();
+    const started = performance.now();
+    const aborted = synthesizeAll(tts, 'Hello.', { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user barged in')), 100);
+    await expect(aborted).rejects.toThrow('user barged in');
+    const closing = synthesizeAll(tts, 'Hello again.');
+    setTimeout(() => void tts.close(), 100);
+    await expect(closing).rejects.toThrow(/closed/);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 });
