@@ -31,7 +31,7 @@ const level = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--scen
 const concurrency = positiveInt(level, count);
 watchdog('eval-audio-clocks bench', 3000);
 
-const { localVoices, runEvaluation } = await import('@scenaro/eval');
+const { localSpeechSettings, localVoices, runEvaluation } = await import('@scenaro/eval');
 
 const DOMAIN = 'tau2_airline';
 const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
@@ -39,11 +39,12 @@ const output = mkdtempSync(path.join(os.tmpdir(), 'scenaro-bench-eval-clocks-'))
 
 /** The runner's local voices on `clock`, with the undithered recognizer when asked. */
 function voices(clock) {
-  return undithered ? localVoices(clock, undefined, { extraArgs: ['-dither', 'no'] }) : undefined;
+  const speech = localSpeechSettings({ pocketsphinxArgs: '-dither no' });
+  return undithered ? localVoices(clock, undefined, speech) : undefined;
 }
 
 async function run(clock) {
-  const given = voices(clock);
+  const given = await voices(clock);
   const start = performance.now();
   const result = await runEvaluation({
     domains: [DOMAIN],

@@ -59,23 +59,26 @@ export {
 export type { DbHashOptions, PythonJsonDumpsOptions } from './python/index.js';
 
 // voice: audio utilities, sample clock, VAD, TTS and STT engines
-export * from './voice/pcm.js';
-export * from './voice/wav.js';
-export * from './voice/chunker.js';
-export * from './voice/resampler.js';
-export * from './voice/clock.js';
-export * from './voice/audio-history.js';
-export * from './voice/wer.js';
+export * from './voice/audio/pcm.js';
+export * from './voice/audio/wav.js';
+export * from './voice/audio/chunker.js';
+export * from './voice/audio/resampler.js';
+export * from './voice/audio/clock.js';
+export * from './voice/audio/audio-history.js';
+export * from './voice/metrics/wer.js';
 export * from './voice/spoken/index.js';
-export * from './voice/vad.js';
-export * from './voice/fvad-vad.js';
+export * from './voice/audio/vad.js';
+export * from './voice/audio/fvad-vad.js';
 export * from './voice/engine-errors.js';
 export * from './voice/tts.js';
-export * from './voice/flite-tts.js';
-export * from './voice/openai-audio.js';
-export * from './voice/openai-tts.js';
+export * from './voice/engines/flite/flite-tts.js';
+export * from './voice/engines/openai/openai-audio.js';
+export * from './voice/engines/openai/openai-tts.js';
 export * from './voice/stt.js';
-export * from './voice/none-stt.js';
-export * from './voice/pocketsphinx-stt.js';
-export * from './voice/openai-stt.js';
+export * from './voice/engines/none/none-stt.js';
+export * from './voice/engines/pocketsphinx/pocketsphinx-stt.js';
+export * from './voice/engines/openai/openai-stt.js';
+export * from './voice/engines/espeak-ng/espeak-ng-tts.js';
 export * from './voice/voice-options.js';
+// the speech-engine registry (also `@scenaro/agent/voice-engines`)
+export * from './voice/engines/index.js';

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { parseShard } from '@scenaro/eval';
 import type { EvaluationOptions } from '@scenaro/eval';
-import { buildEvalVoice, speechSettings } from './eval-voice.js';
+import { speechSettings } from './eval-voice.js';
 import type { EvalVoiceFlags } from './eval-voice.js';
 import { parseInteger } from './flags.js';
 
@@ -112,9 +112,7 @@ export function evaluationOptions(
   } else if (flags.audioClock === 'fast') {
     throw new Error('--audio-clock needs --mode audio');
   }
-  const speech = speechSettings(flags, given);
+  const speech = speechSettings(flags, (flag) => given(flag as keyof EvalFlags));
   if (speech) options.speech = speech;
-  // A resumed audio run may take its speech settings from its run_args.json.
-  options.buildVoice = buildEvalVoice;
   return options;
 }

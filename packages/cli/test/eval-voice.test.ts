@@ -1,14 +1,15 @@
 // `scenaro eval --mode audio` takes the serve command's voice flags for its local bots, a voice
 // per bot: the flags become the run's speech settings (recorded with it), are refused where they
-// do not apply, and the engines they choose are the ones the local bots speak and hear with.
+// do not apply, and the engines they choose (built through the speech-engine registry) are the
+// ones the local bots speak and hear with.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIAudioTestServer } from '@scenaro/agent/testing';
 import type { OpenAIAudioTestServer } from '@scenaro/agent/testing';
-import { runEvaluation } from '@scenaro/eval';
-import type { EvaluationOptions } from '@scenaro/eval';
+import { localVoices, runEvaluation } from '@scenaro/eval';
+import type { BotSide, EvaluationOptions } from '@scenaro/eval';
 import { evalCommand } from '../src/commands/eval.js';
 import { evaluationOptions } from '../src/eval-flags.js';
 import type { EvalFlags } from '../src/eval-flags.js';
@@ -47,7 +48,6 @@ describe('scenaro eval voice flags', () => {
   it('leave the offline engines to the runner when none is given', async () => {
     const options = await parse(['--mode', 'audio', '--audio-clock', 'fast']);
     expect(options.speech).toBeUndefined();
-    expect(options.buildVoice).toBeTypeOf('function');
   });
 
   it("become speech settings: the engine flags for both bots, each bot's own voice", async () => {
@@ -77,18 +77,16 @@ describe('scenaro eval voice flags', () => {
       agent: { ...engines, ttsVoice: 'nova' },
       user: { ...engines, ttsVoice: 'echo' },
     });
-    // Built with the serve command's code: Flite speaks at the rate the evaluation asks for.
-    const voice = await flite.buildVoice!(
-      { ...flite.speech!.user, stt: 'none' },
-      {
-        side: 'user',
-        pocketsphinx: {},
-        speechSampleRate: 16_000,
-      },
-    );
-    expect(voice.vad).toEqual({ stopMs: 600 });
-    expect(voice.tts?.sampleRate).toBe(16_000);
-    await voice.tts?.close();
+    // Built through the speech-engine registry: Flite speaks at the rate the relay takes.
+    const deaf = (side: BotSide) => ({ ...flite.speech![side], stt: 'none' });
+    const voices = await localVoices('fast', undefined, {
+      agent: deaf('agent'),
+      user: deaf('user'),
+    });
+    expect(voices.user.vad).toEqual({ stopMs: 600 });
+    expect(voices.user.tts?.name).toBe('flite');
+    expect(voices.user.tts?.sampleRate).toBe(16_000);
+    await Promise.all([voices.agent.tts?.close(), voices.user.tts?.close()]);
     const faster = await parse(['--mode', 'audio', '--pocketsphinx-args', '-ds 2 -fwdflat no']);
     expect(faster.speech).toEqual({
       agent: { pocketsphinxArgs: '-ds 2 -fwdflat no', ttsVoice: 'slt' },
@@ -112,25 +110,26 @@ describe('scenaro eval voice flags', () => {
         ...['--agent-url', 'ws://127.0.0.1:1', '--user-url', 'ws://127.0.0.1:2'],
       ]),
     ).rejects.toThrow(/--tts is for the local bots/);
-    // The serve command's checks, with the eval command's flag names.
+    // The registry's checks, with the eval command's flag names.
     const flite = await parse(['--mode', 'audio', '--agent-tts-voice', 'alloy']);
-    const pocketsphinx = {};
-    const speechSampleRate = 16_000;
-    await expect(
-      flite.buildVoice!(flite.speech!.agent, { side: 'agent', pocketsphinx, speechSampleRate }),
-    ).rejects.toThrow("--agent-tts-voice: flite has no voice 'alloy'");
+    await expect(localVoices('fast', undefined, flite.speech)).rejects.toThrow(
+      "--agent-tts-voice: flite has no voice 'alloy'",
+    );
     const none = await parse(['--mode', 'audio', '--tts', 'none', '--user-tts-voice', 'rms']);
-    await expect(
-      none.buildVoice!(none.speech!.user, { side: 'user', pocketsphinx, speechSampleRate }),
-    ).rejects.toThrow('--user-tts-voice is used by --tts flite or --tts openai only');
+    await expect(localVoices('fast', undefined, none.speech)).rejects.toThrow(
+      '--user-tts-voice is used by --tts flite, --tts openai or --tts espeak-ng only',
+    );
     const deaf = await parse(['--mode', 'audio', '--stt', 'pocketsphinx']);
-    await expect(
-      deaf.buildVoice!(deaf.speech!.agent, {
-        side: 'agent',
-        pocketsphinx: { binary: '/nonexistent/pocketsphinx_continuous' },
-        speechSampleRate,
-      }),
-    ).rejects.toThrow(/the agent bot's voice input is off: PocketSphinx is not installed/);
+    // No PATH: `pocketsphinx_continuous` cannot be found, whether it is installed or not.
+    const path = process.env['PATH'];
+    process.env['PATH'] = '';
+    try {
+      await expect(localVoices('fast', undefined, deaf.speech)).rejects.toThrow(
+        /the agent bot's voice input is off: PocketSphinx is not installed/,
+      );
+    } finally {
+      process.env['PATH'] = path;
+    }
   });
 
   it('reach the local bots: each speaks with its own voice and hears through the endpoint', async () => {
@@ -161,6 +160,5 @@ describe('scenaro eval voice flags', () => {
       invocations: { parsed_args: Record<string, unknown> }[];
     };
     expect(runArgs.invocations[0]?.parsed_args['speech']).toEqual(options.speech);
-    expect(runArgs.invocations[0]?.parsed_args).not.toHaveProperty('buildVoice');
   }, 120_000);
 });

@@ -231,7 +231,7 @@ describe('scenaro serve voice flags', () => {
       [['--tts-model', 'x'], '--tts-model is used by --tts openai only'],
       [
         ['--tts', 'none', '--tts-voice', 'slt'],
-        '--tts-voice is used by --tts flite or --tts openai only',
+        '--tts-voice is used by --tts flite, --tts openai or --tts espeak-ng only',
       ],
     ];
     for (const [args, message] of cases) {

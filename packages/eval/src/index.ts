@@ -16,14 +16,12 @@ export * from './interaction/index.js';
 export * from './runner/audio-files.js';
 export * from './runner/bots.js';
 export {
-  DEFAULT_LOCAL_VOICES,
   LOCAL_OUTPUT_LEAD_MS,
   LOCAL_SPEECH_SAMPLE_RATE,
+  localSpeechSettings,
   localVoices,
-  pocketsphinxOptions,
-  speechVoices,
 } from './runner/voices.js';
-export type { BotSide, SpeechSettings, VoiceBuilder } from './runner/voices.js';
+export type { BotSide, SpeechSettings } from './runner/voices.js';
 export * from './scenario/expected.js';
 export * from './scenario/select.js';
 export { writeFileAtomic, writeJsonAtomic } from './results/files.js';

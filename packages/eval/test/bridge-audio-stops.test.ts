@@ -47,7 +47,7 @@ afterEach(async () => {
 
 async function bot(behaviour: Behaviour, clock: RelayClock): Promise<BotServer> {
   const engine = { baseURL: endpoint.baseURL, apiKey: 'test-key' };
-  const { agent: voice } = localVoices(clock, {
+  const { agent: voice } = await localVoices(clock, {
     agent: { stt: createOpenAISpeechToText(engine), tts: createOpenAITextToSpeech(engine) },
     user: {},
   });

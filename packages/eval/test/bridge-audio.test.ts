@@ -4,11 +4,17 @@
 // connection mid-turn end the scenario with a named reason.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPocketsphinxSpeechToText, decodeWav } from '@scenaro/agent';
-import type { BotServer, PocketsphinxOptions, VoiceOptions } from '@scenaro/agent';
-import { audioMetrics, conversationWav, localVoices, runBridgedScenario } from '../src/index.js';
+import type { BotServer, VoiceOptions } from '@scenaro/agent';
+import {
+  audioMetrics,
+  conversationWav,
+  localSpeechSettings,
+  localVoices,
+  runBridgedScenario,
+} from '../src/index.js';
 import { plainDomain, plainScenario, speak, voiceBot } from './helpers.js';
 import type { VoiceBehaviour } from './helpers.js';
-import type { AudioModeOptions, ScenarioRun } from '../src/index.js';
+import type { AudioModeOptions, ScenarioRun, SpeechSettings } from '../src/index.js';
 
 const canHear = await createPocketsphinxSpeechToText()
   .check()
@@ -52,16 +58,16 @@ const scenario = plainScenario('voice', {
  * depend on the utterance and where it falls in the recognizer's blocks and frames, which the
  * relay keeps the same on both clocks.
  */
-const UNDITHERED = { extraArgs: ['-dither', 'no'] };
+const UNDITHERED = localSpeechSettings({ pocketsphinxArgs: '-dither no' });
 
 async function converse(
   agent: Behaviour,
   user: Behaviour,
   audio: AudioModeOptions,
-  recognizer?: PocketsphinxOptions,
+  speech?: SpeechSettings,
 ): Promise<ScenarioRun> {
   // The voices the runner gives its local bots on this clock (with other recognizer options).
-  const voices = localVoices(audio.clock, undefined, recognizer);
+  const voices = await localVoices(audio.clock, undefined, speech);
   engines.push(voices.agent, voices.user);
   const [agentBot, userBot] = [await bot(agent, voices.agent), await bot(user, voices.user)];
   return runBridgedScenario(scenario, {

@@ -10,7 +10,7 @@ import { extractEntities } from '../voice/spoken/entities.js';
 import type { SpokenEntity, SpokenEntityKind } from '../voice/spoken/entities.js';
 import { spelledLetter } from '../voice/spoken/heard.js';
 import { digitValue, isNumberWord, readNumberRun } from '../voice/spoken/numbers.js';
-import { normalizeWords as heardWords } from '../voice/wer.js';
+import { normalizeWords as heardWords } from '../voice/metrics/wer.js';
 import type { ContextMessage } from './context.js';
 
 /** The year dates said without one are read in (the tau2 domains are set in 2024). */

@@ -12,8 +12,8 @@
  * sample matters, is no longer read until the queue has half emptied (the socket's flow control
  * holds it back, nothing is lost).
  */
-import { checkInputFrame } from '../voice/input-audio.js';
-import type { InputAudioFrame } from '../voice/input-audio.js';
+import { checkInputFrame } from '../voice/audio/input-audio.js';
+import type { InputAudioFrame } from '../voice/audio/input-audio.js';
 
 /** Longest piece of audio heard at once (ms). */
 export const MAX_PIECE_MS = 100;

@@ -2,9 +2,9 @@
  * What voice tests share: whether PocketSphinx is here (a test without it skips loudly, except
  * on CI, which installs it and must fail instead), and speech at the recognizer's input rate.
  */
-import { createPocketsphinxSpeechToText } from '../voice/pocketsphinx-stt.js';
-import { INPUT_SAMPLE_RATE } from '../voice/pcm.js';
-import { resamplePcm16 } from '../voice/resampler.js';
+import { createPocketsphinxSpeechToText } from '../voice/engines/pocketsphinx/pocketsphinx-stt.js';
+import { INPUT_SAMPLE_RATE } from '../voice/audio/pcm.js';
+import { resamplePcm16 } from '../voice/audio/resampler.js';
 import { synthesizeAll } from '../voice/tts.js';
 import type { TextToSpeech } from '../voice/tts.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BotSpeaker } from './bot-speaker.js';
-import { FastAudioClock } from './clock.js';
+import { FastAudioClock } from './audio/clock.js';
 import type { TextToSpeech } from './tts.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

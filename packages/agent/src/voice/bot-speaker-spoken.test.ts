@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BotSpeaker } from './bot-speaker.js';
 import type { SpeakerSink } from './bot-speaker.js';
-import { FastAudioClock } from './clock.js';
+import { FastAudioClock } from './audio/clock.js';
 import type { TextToSpeech } from './tts.js';
 
 /** A TTS that records what it was asked to say and answers with a little silence. */

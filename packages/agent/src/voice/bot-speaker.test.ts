@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BotSpeaker } from './bot-speaker.js';
 import type { SpeakerSink } from './bot-speaker.js';
-import { FastAudioClock, RealtimeAudioClock } from './clock.js';
-import { createFliteTextToSpeech } from './flite-tts.js';
+import { FastAudioClock, RealtimeAudioClock } from './audio/clock.js';
+import { createFliteTextToSpeech } from './engines/flite/flite-tts.js';
 import type { TextToSpeech } from './tts.js';
 
 interface Recorded {

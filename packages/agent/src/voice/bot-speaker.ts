@@ -19,9 +19,9 @@
  * pending one at once.
  */
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
-import { PcmChunker } from './chunker.js';
-import type { AudioClock } from './clock.js';
-import { msToSamples, pcm16FrameBytes } from './pcm.js';
+import { PcmChunker } from './audio/chunker.js';
+import type { AudioClock } from './audio/clock.js';
+import { msToSamples, pcm16FrameBytes } from './audio/pcm.js';
 import { SentenceSplitter } from './sentences.js';
 import { SpokenReply } from './spoken/spoken-reply.js';
 import type { TextToSpeech } from './tts.js';

@@ -5,7 +5,7 @@
  * at the engine's `sampleRate` (24 kHz for every adapter here) as soon as
  * they are ready.
  */
-import { concatBytes } from './pcm.js';
+import { concatBytes } from './audio/pcm.js';
 
 /** Options of one synthesis. */
 export interface SynthesizeOptions {
@@ -24,6 +24,11 @@ export interface TextToSpeech {
    * lengths, any size). Empty or blank text yields nothing.
    */
   synthesize(text: string, options?: SynthesizeOptions): AsyncIterable<Uint8Array>;
+  /**
+   * Resolves when the engine can run here; rejects with a `SpeechEngineUnavailableError` saying
+   * what to install otherwise. Engines that always can (in-process, remote) leave it out.
+   */
+  check?(): Promise<void>;
   /**
    * Get ready to answer at once (start a worker, load a voice), so the first reply is not
    * slowed by it. Engines with nothing to prepare (a remote endpoint) leave it out.

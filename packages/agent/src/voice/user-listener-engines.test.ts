@@ -5,16 +5,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pocketsphinxMissing, speak } from '../testing/voice-checks.js';
 import { startOpenAIAudioTestServer } from '../testing/openai-audio-test-server.js';
 import type { OpenAIAudioTestServer } from '../testing/openai-audio-test-server.js';
-import { PcmChunker } from './chunker.js';
-import { createFliteTextToSpeech } from './flite-tts.js';
-import { createWebRtcVad } from './fvad-vad.js';
-import { createOpenAISpeechToText } from './openai-stt.js';
-import { msToSamples, silencePcm16 } from './pcm.js';
-import { createPocketsphinxSpeechToText } from './pocketsphinx-stt.js';
+import { PcmChunker } from './audio/chunker.js';
+import { createFliteTextToSpeech } from './engines/flite/flite-tts.js';
+import { createWebRtcVad } from './audio/fvad-vad.js';
+import { createOpenAISpeechToText } from './engines/openai/openai-stt.js';
+import { msToSamples, silencePcm16 } from './audio/pcm.js';
+import { createPocketsphinxSpeechToText } from './engines/pocketsphinx/pocketsphinx-stt.js';
 import { UserListener } from './user-listener.js';
 import type { ListenerSink } from './user-listener.js';
-import type { Vad, VadEvent } from './vad.js';
-import { decodeWav } from './wav.js';
+import type { Vad, VadEvent } from './audio/vad.js';
+import { decodeWav } from './audio/wav.js';
 
 /** A VAD stuck in speech: it starts at once and never hears silence again. */
 class StuckVad implements Vad {

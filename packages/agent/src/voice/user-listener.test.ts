@@ -5,7 +5,7 @@ import { UtteranceSession } from './utterance-session.js';
 import type { TrackedUtterance } from './utterance-session.js';
 import { UserListener } from './user-listener.js';
 import type { ListenerSink, UserListenerOptions } from './user-listener.js';
-import type { Vad, VadEvent } from './vad.js';
+import type { Vad, VadEvent } from './audio/vad.js';
 
 /** A VAD that reports what the test queues, whatever the audio. */
 class ScriptedVad implements Vad {

@@ -22,9 +22,9 @@
 import { silentLogger } from '@scenaro/sdk';
 import type { Logger } from '@scenaro/sdk';
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
-import { msToSamples, samplesToMs } from './pcm.js';
+import { msToSamples, samplesToMs } from './audio/pcm.js';
 import type { SttSession, Transcript } from './stt.js';
-import type { Vad, VadEvent } from './vad.js';
+import type { Vad, VadEvent } from './audio/vad.js';
 
 /** Where a listener's events and turns go. */
 export interface ListenerSink {

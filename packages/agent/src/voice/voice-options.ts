@@ -5,7 +5,7 @@
  */
 import type { SpeechToText } from './stt.js';
 import type { TextToSpeech } from './tts.js';
-import type { VadTiming } from './vad.js';
+import type { VadTiming } from './audio/vad.js';
 
 /** How a session's outgoing audio is timed. */
 export type AudioPacing = 'realtime' | 'fast';

@@ -11,7 +11,7 @@ import type { RunAggregate } from '../scoring/aggregate.js';
 import type { JudgeSettings, ScorerName } from '../scoring/score.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
 import type { LlmSettings } from './bots.js';
-import type { SpeechSettings, VoiceBuilder } from './voices.js';
+import type { SpeechSettings } from './voices.js';
 
 /** Everything a run can be told. */
 export interface EvaluationOptions {
@@ -69,13 +69,11 @@ export interface EvaluationOptions {
    */
   voice?: Record<'agent' | 'user', VoiceOptions>;
   /**
-   * Audio mode, local bots: each bot's voice flags as `scenaro serve` takes them (recorded with
-   * the run, so a resumed run keeps them); `buildVoice` makes the engines. Ignored when `voice`
-   * is given.
+   * Audio mode, local bots: each bot's voice settings as `scenaro serve`'s voice flags give
+   * them (recorded with the run, so a resumed run keeps them), built through the speech-engine
+   * registry. Ignored when `voice` is given.
    */
   speech?: SpeechSettings;
-  /** Makes a local bot's voice from its `speech` flags (the CLI gives the serve command's). */
-  buildVoice?: VoiceBuilder;
 }
 
 /** What a run produced. */

@@ -59,7 +59,6 @@ export async function recordInvocation(
   delete parsed['progressStream'];
   delete parsed['argv'];
   delete parsed['voice'];
-  delete parsed['buildVoice'];
   if (options.judge?.apiKey) parsed['judge'] = { ...options.judge, apiKey: '<redacted>' };
   previous.invocations.push({
     started_at: new Date().toISOString(),

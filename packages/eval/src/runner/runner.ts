@@ -26,7 +26,7 @@ import { checkSameWork, optionsForRun } from './resume.js';
 import { recordInvocation } from './run-args.js';
 import { outcomeOf, runOneScenario } from './scenario-run.js';
 import type { BotEndpoints, ScenarioRunContext } from './scenario-run.js';
-import { localVoices, speechVoices } from './voices.js';
+import { localVoices } from './voices.js';
 
 /** Where a run keeps its files. */
 interface RunFolders {
@@ -186,9 +186,7 @@ async function localBotVoices(
   clock: RelayClock,
   options: EvaluationOptions,
 ): Promise<Record<'agent' | 'user', VoiceOptions>> {
-  if (options.voice || !options.speech) return localVoices(clock, options.voice);
-  if (!options.buildVoice) throw new Error('speech settings need buildVoice to make the engines');
-  return speechVoices(clock, options.speech, options.buildVoice);
+  return localVoices(clock, options.voice, options.speech);
 }
 
 /** Run `task` over `items`, at most `concurrency` at once, in order of `items`. */

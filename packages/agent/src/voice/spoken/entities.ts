@@ -6,7 +6,7 @@
  */
 import { readAmount, readCode, readDate, parseSpokenEmail, parseSpokenId } from './heard.js';
 import { digitValue, isNumberWord, readNumberRun } from './numbers.js';
-import { normalizeWords } from '../wer.js';
+import { normalizeWords } from '../metrics/wer.js';
 import { readTime } from './heard-time.js';
 
 /** What kind of value an entity is. */

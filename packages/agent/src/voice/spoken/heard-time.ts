@@ -2,7 +2,7 @@
  * Clock times from heard words: "two thirty p m" -> "14:30", "nine oh five
  * am" -> "09:05", "nine o'clock" -> "09:00", "noon" -> "12:00".
  */
-import { normalizeWords } from '../wer.js';
+import { normalizeWords } from '../metrics/wer.js';
 import type { Read } from './heard.js';
 import { readNumberChunk } from './numbers.js';
 

@@ -4,7 +4,7 @@
  * emails. Each `read*` function reads one value from `words[start..]` and
  * says where it ended; each `parseSpoken*` function reads a whole text.
  */
-import { normalizeWords } from '../wer.js';
+import { normalizeWords } from '../metrics/wer.js';
 import {
   digitValue,
   isNumberWord,

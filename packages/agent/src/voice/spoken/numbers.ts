@@ -4,7 +4,7 @@
  * a recognizer prints (lowercase, no punctuation) back into values and digit
  * strings.
  */
-import { normalizeWords } from '../wer.js';
+import { normalizeWords } from '../metrics/wer.js';
 
 const ONES = [
   'zero',

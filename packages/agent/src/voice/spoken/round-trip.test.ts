@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeWords } from '../wer.js';
+import { normalizeWords } from '../metrics/wer.js';
 import { extractEntities } from './entities.js';
 import {
   parseSpokenAmount,

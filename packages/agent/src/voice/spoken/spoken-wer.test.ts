@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wordErrors } from '../wer.js';
+import { wordErrors } from '../metrics/wer.js';
 import { canonicalSpokenWords, normalizedWordErrors } from './spoken-wer.js';
 
 /** [reference, hypothesis, errors] */

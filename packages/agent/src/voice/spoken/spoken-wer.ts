@@ -3,7 +3,7 @@
  * so a written reference ("$2,580") and what a recognizer heard ("two
  * thousand five hundred eighty dollars") agree. Built on {@link wordErrors}.
  */
-import { normalizeWords, wordErrors, type WordErrors } from '../wer.js';
+import { normalizeWords, wordErrors, type WordErrors } from '../metrics/wer.js';
 import { NATO_ALPHABET } from './heard.js';
 import { isDigitWord, isNumberWord } from './numbers.js';
 import { toSpokenForm, type SpokenFormOptions } from './spoken-form.js';

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAIAudioTestServer, testSpeechPcm } from '../testing/openai-audio-test-server.js';
-import type { OpenAIAudioTestServer } from '../testing/openai-audio-test-server.js';
-import { SpeechEngineError } from './engine-errors.js';
+import {
+  startOpenAIAudioTestServer,
+  testSpeechPcm,
+} from '../../../testing/openai-audio-test-server.js';
+import type { OpenAIAudioTestServer } from '../../../testing/openai-audio-test-server.js';
+import { SpeechEngineError } from '../../engine-errors.js';
 import { createOpenAISpeechToText } from './openai-stt.js';
 import { createOpenAITextToSpeech } from './openai-tts.js';
-import { int16ToPcm16, msToSamples, silencePcm16 } from './pcm.js';
-import { resamplePcm16 } from './resampler.js';
-import { synthesizeAll } from './tts.js';
-import { decodeWav } from './wav.js';
+import { int16ToPcm16, msToSamples, silencePcm16 } from '../../audio/pcm.js';
+import { resamplePcm16 } from '../../audio/resampler.js';
+import { synthesizeAll } from '../../tts.js';
+import { decodeWav } from '../../audio/wav.js';
 
 let server: OpenAIAudioTestServer;
 beforeAll(async () => {

@@ -24,7 +24,7 @@
  * recognizer that stamps one utterance wrong does not shift the next.
  */
 import type { RecognizedSegment } from './pocketsphinx-output.js';
-import type { TrackedUtterance } from './utterance-session.js';
+import type { TrackedUtterance } from '../../utterance-session.js';
 
 /** What the adapter knows when a segment arrives, in samples of the session's stream. */
 export interface PlacementContext {

@@ -10,7 +10,7 @@
  * gets none is tried once more), and the whole call within `totalTimeoutMs` of
  * waiting; past either, the synthesis fails with a `SpeechEngineError`.
  */
-import { abortReason } from './engine-errors.js';
+import { abortReason } from '../../engine-errors.js';
 import type { SpeechCreateParams } from 'openai/resources/audio/speech';
 import {
   AudioCallDeadlines,
@@ -19,9 +19,9 @@ import {
   toSpeechEngineError,
 } from './openai-audio.js';
 import type { AudioDeadlineOptions, OpenAIAudioOptions } from './openai-audio.js';
-import { OUTPUT_SAMPLE_RATE } from './pcm.js';
-import { Resampler } from './resampler.js';
-import type { SynthesizeOptions, TextToSpeech } from './tts.js';
+import { OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
+import { Resampler } from '../../audio/resampler.js';
+import type { SynthesizeOptions, TextToSpeech } from '../../tts.js';
 
 /** Options of the OpenAI-compatible synthesizer. */
 export interface OpenAITtsOptions extends OpenAIAudioOptions, AudioDeadlineOptions {

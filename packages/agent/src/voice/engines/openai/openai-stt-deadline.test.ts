@@ -8,7 +8,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAISpeechToText } from './openai-stt.js';
-import { SpeechEngineError } from './engine-errors.js';
+import { SpeechEngineError } from '../../engine-errors.js';
 
 type Stall = 'silent' | 'headers';
 

@@ -5,10 +5,10 @@
  * its failures to {@link SpeechEngineError}s.
  */
 import type OpenAI from 'openai';
-import { createOpenAIClient } from '../conversation/openai-client.js';
-import type { OpenAIEndpointOptions } from '../conversation/openai-client.js';
-import { isAbortError, toChatModelError } from '../conversation/openai-errors.js';
-import { abortReason, SpeechEngineError } from './engine-errors.js';
+import { createOpenAIClient } from '../../../conversation/openai-client.js';
+import type { OpenAIEndpointOptions } from '../../../conversation/openai-client.js';
+import { isAbortError, toChatModelError } from '../../../conversation/openai-errors.js';
+import { abortReason, SpeechEngineError } from '../../engine-errors.js';
 
 /** The default endpoint. */
 export const OPENAI_AUDIO_BASE_URL = 'https://api.openai.com/v1';

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silencePcm16 } from './pcm.js';
+import { silencePcm16 } from '../../audio/pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 import { createPocketsphinxSpeechToText, mergeRecognizerArgs } from './pocketsphinx-stt.js';
 import { RecognizerPool } from './recognizer-pool.js';

@@ -2,12 +2,12 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpeechEngineUnavailableError } from './engine-errors.js';
-import { createNoneSpeechToText } from './none-stt.js';
-import { silencePcm16 } from './pcm.js';
+import { SpeechEngineUnavailableError } from '../../engine-errors.js';
+import { createNoneSpeechToText } from '../none/none-stt.js';
+import { silencePcm16 } from '../../audio/pcm.js';
 import { PocketsphinxOutputParser } from './pocketsphinx-output.js';
 import { createPocketsphinxSpeechToText } from './pocketsphinx-stt.js';
-import type { Transcript } from './stt.js';
+import type { Transcript } from '../../stt.js';
 
 describe('PocketsphinxOutputParser', () => {
   it('reads hypotheses with stream word times, dropping fillers and alternate markers', () => {

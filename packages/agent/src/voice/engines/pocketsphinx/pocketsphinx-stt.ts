@@ -21,12 +21,12 @@
  */
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { SpeechEngineUnavailableError } from './engine-errors.js';
-import { INPUT_SAMPLE_RATE } from './pcm.js';
+import { SpeechEngineUnavailableError } from '../../engine-errors.js';
+import { INPUT_SAMPLE_RATE } from '../../audio/pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 import { PocketsphinxSession } from './pocketsphinx-session.js';
 import { RecognizerPool } from './recognizer-pool.js';
-import type { SpeechToText, SttSession } from './stt.js';
+import type { SpeechToText, SttSession } from '../../stt.js';
 
 const DEBIAN_HINT =
   'install the Debian packages pocketsphinx and pocketsphinx-en-us (apt-get install pocketsphinx pocketsphinx-en-us)';

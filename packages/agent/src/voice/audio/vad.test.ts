@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createFliteTextToSpeech } from './flite-tts.js';
+import { createFliteTextToSpeech } from '../engines/flite/flite-tts.js';
 import { createWebRtcVad } from './fvad-vad.js';
 import { PcmChunker } from './chunker.js';
 import { concatBytes, msToSamples, pcm16ToInt16, silencePcm16 } from './pcm.js';
 import { resamplePcm16 } from './resampler.js';
-import { synthesizeAll } from './tts.js';
+import { synthesizeAll } from '../tts.js';
 import { SpeechSegmenter } from './vad.js';
 import type { Vad, VadEvent } from './vad.js';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testSpeechPcm } from '../testing/openai-audio-test-server.js';
-import { startStallingSpeechServer } from '../testing/stalling-speech-server.js';
-import type { SpeechStall, StallingSpeechServer } from '../testing/stalling-speech-server.js';
-import { SpeechEngineError } from './engine-errors.js';
+import { testSpeechPcm } from '../../../testing/openai-audio-test-server.js';
+import { startStallingSpeechServer } from '../../../testing/stalling-speech-server.js';
+import type { SpeechStall, StallingSpeechServer } from '../../../testing/stalling-speech-server.js';
+import { SpeechEngineError } from '../../engine-errors.js';
 import { createOpenAITextToSpeech } from './openai-tts.js';
 import type { OpenAITtsOptions } from './openai-tts.js';
-import { synthesizeAll } from './tts.js';
+import { synthesizeAll } from '../../tts.js';
 
 let server: StallingSpeechServer;
 beforeAll(async () => {

@@ -4,12 +4,12 @@
  * And a long utterance after a long leading silence keeps its last words.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pocketsphinxMissing, speak } from '../testing/voice-checks.js';
-import { createFliteTextToSpeech } from './flite-tts.js';
-import { silencePcm16 } from './pcm.js';
+import { pocketsphinxMissing, speak } from '../../../testing/voice-checks.js';
+import { createFliteTextToSpeech } from '../flite/flite-tts.js';
+import { silencePcm16 } from '../../audio/pcm.js';
 import { PocketsphinxSession } from './pocketsphinx-session.js';
 import { createPocketsphinxSpeechToText } from './pocketsphinx-stt.js';
-import type { SpeechToText } from './stt.js';
+import type { SpeechToText } from '../../stt.js';
 
 const missing = await pocketsphinxMissing('the recognizer recovery test');
 const runs = missing === undefined || process.env['CI'] === 'true';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecognizedSegment } from './pocketsphinx-output.js';
 import { placeSegment, utteranceAt } from './pocketsphinx-placement.js';
 import type { PlacementContext } from './pocketsphinx-placement.js';
-import type { TrackedUtterance } from './utterance-session.js';
+import type { TrackedUtterance } from '../../utterance-session.js';
 
 const RATE = 16_000;
 const s = (seconds: number): number => Math.round(seconds * RATE);

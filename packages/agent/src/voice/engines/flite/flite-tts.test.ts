@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFliteTextToSpeech, FLITE_VOICES } from './flite-tts.js';
-import { pcm16ToInt16 } from './pcm.js';
-import { synthesizeAll } from './tts.js';
+import { pcm16ToInt16 } from '../../audio/pcm.js';
+import { synthesizeAll } from '../../tts.js';
 
 function rms(pcm: Uint8Array): number {
   const samples = pcm16ToInt16(pcm);

@@ -18,16 +18,17 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { PcmChunker } from './chunker.js';
-import { abortReason, SpeechEngineError } from './engine-errors.js';
-import { OUTPUT_CHUNK_MS, OUTPUT_SAMPLE_RATE } from './pcm.js';
-import { Resampler } from './resampler.js';
-import type { SynthesizeOptions, TextToSpeech } from './tts.js';
-import { decodeWav } from './wav.js';
+import { PcmChunker } from '../../audio/chunker.js';
+import { abortReason, SpeechEngineError } from '../../engine-errors.js';
+import { OUTPUT_CHUNK_MS, OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
+import { Resampler } from '../../audio/resampler.js';
+import type { SynthesizeOptions, TextToSpeech } from '../../tts.js';
+import { decodeWav } from '../../audio/wav.js';
+import { FLITE_VOICES } from './voices.js';
+import type { FliteVoice } from './voices.js';
 
-/** The voices compiled into the Flite WASI binary. */
-export const FLITE_VOICES = ['slt', 'rms', 'awb', 'kal16', 'kal'] as const;
-export type FliteVoice = (typeof FLITE_VOICES)[number];
+export { FLITE_VOICES };
+export type { FliteVoice };
 
 /** Options of the Flite synthesizer. */
 export interface FliteTtsOptions {

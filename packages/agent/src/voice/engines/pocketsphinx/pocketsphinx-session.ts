@@ -19,15 +19,15 @@
  * reports that it gave up, once, and hears nothing more (writes are dropped,
  * finals are empty).
  */
-import { SpeechEngineError } from './engine-errors.js';
-import { msToSamples } from './pcm.js';
+import { SpeechEngineError } from '../../engine-errors.js';
+import { msToSamples } from '../../audio/pcm.js';
 import { PocketsphinxOutputParser } from './pocketsphinx-output.js';
 import type { RecognizedSegment, RecognizedWord } from './pocketsphinx-output.js';
 import { placeSegment, utteranceAt } from './pocketsphinx-placement.js';
 import type { RecognizerProcess } from './pocketsphinx-process.js';
 import { QuietWatch } from './pocketsphinx-quiet.js';
-import { UtteranceSession } from './utterance-session.js';
-import type { TrackedUtterance } from './utterance-session.js';
+import { UtteranceSession } from '../../utterance-session.js';
+import type { TrackedUtterance } from '../../utterance-session.js';
 
 /** Options of a {@link PocketsphinxSession}. */
 export interface PocketsphinxSessionOptions {

@@ -8,12 +8,12 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { silencePcm16 } from './pcm.js';
+import { silencePcm16 } from '../../audio/pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 import { PocketsphinxSession } from './pocketsphinx-session.js';
 import { createPocketsphinxSpeechToText } from './pocketsphinx-stt.js';
 import type { PocketsphinxOptions } from './pocketsphinx-stt.js';
-import type { SttSession } from './stt.js';
+import type { SttSession } from '../../stt.js';
 
 const READY =
   'echo "INFO: continuous.c(307): /usr/bin/pocketsphinx_continuous COMPILED ON: test" >&2';

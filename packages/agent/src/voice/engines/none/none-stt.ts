@@ -3,9 +3,9 @@
  * transcript is empty; for pipelines that only need the VAD's turn-taking
  * (or get the user's text another way).
  */
-import { INPUT_SAMPLE_RATE } from './pcm.js';
-import type { SpeechToText, SttSession } from './stt.js';
-import { UtteranceSession } from './utterance-session.js';
+import { INPUT_SAMPLE_RATE } from '../../audio/pcm.js';
+import type { SpeechToText, SttSession } from '../../stt.js';
+import { UtteranceSession } from '../../utterance-session.js';
 
 class NoneSttSession extends UtteranceSession {
   protected onAudio(): void {}

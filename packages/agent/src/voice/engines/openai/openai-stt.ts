@@ -17,12 +17,12 @@ import {
   toSpeechEngineError,
 } from './openai-audio.js';
 import type { OpenAIAudioOptions } from './openai-audio.js';
-import { AudioHistory } from './audio-history.js';
-import { INPUT_SAMPLE_RATE, msToSamples } from './pcm.js';
-import type { SpeechToText, SttSession, SttSessionOptions } from './stt.js';
-import { UtteranceSession } from './utterance-session.js';
-import type { TrackedUtterance } from './utterance-session.js';
-import { encodeWav } from './wav.js';
+import { AudioHistory } from '../../audio/audio-history.js';
+import { INPUT_SAMPLE_RATE, msToSamples } from '../../audio/pcm.js';
+import type { SpeechToText, SttSession, SttSessionOptions } from '../../stt.js';
+import { UtteranceSession } from '../../utterance-session.js';
+import type { TrackedUtterance } from '../../utterance-session.js';
+import { encodeWav } from '../../audio/wav.js';
 
 /** Options of the OpenAI-compatible recognizer. */
 export interface OpenAISttOptions extends OpenAIAudioOptions {
