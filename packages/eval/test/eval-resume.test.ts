@@ -63,11 +63,11 @@ describe.skipIf(!built)('scenaro eval --resume RUN alone', () => {
 
     // A flag that contradicts the run is refused, naming it, and changes nothing.
     const refused = await runCli(['eval', '--resume', runId, '--domain', 'tau2_airline'], cwd);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/--domain/);
     expect(refused.out).toMatch(/run_args\.json/);
     const trials = await runCli(['eval', '--resume', runId, '--trials', '2'], cwd);
-    expect(trials.code).toBe(1);
+    expect(trials.code).toBe(2);
     expect(trials.out).toMatch(/--trials/);
     expect(finished(dir)).toEqual(done);
 
