@@ -80,5 +80,6 @@ export * from './voice/engines/pocketsphinx/pocketsphinx-stt.js';
 export * from './voice/engines/openai/openai-stt.js';
 export * from './voice/engines/espeak-ng/espeak-ng-tts.js';
 export * from './voice/voice-options.js';
+export * from './voice/turn-taking.js';
 // the speech-engine registry (also `@scenaro/agent/voice-engines`)
 export * from './voice/engines/index.js';

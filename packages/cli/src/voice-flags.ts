@@ -28,6 +28,8 @@ export interface VoiceFlags {
   /** `off`: replies are synthesized as written (default `on`: said as a person would). */
   ttsNormalize?: 'on' | 'off';
   audioPacing?: 'realtime' | 'fast';
+  /** `any` or `min-words:N` (see `parseInterruptionStrategy`). */
+  interruption?: string;
 }
 
 /**
@@ -185,6 +187,12 @@ export function addVoiceOptions(command: Command, scope: VoiceFlagScope = 'bot')
           'dates, codes and ids in words (default on; off: synthesize the text as written)',
       ).choices(['on', 'off']),
     );
+  command.option(
+    '--interruption <strategy>',
+    `${bot ? 'when user speech interrupts the bot while it speaks' : 'audio mode: when caller speech interrupts the agent bot while it speaks'}: ` +
+      'any (at once, the default) or min-words:N (only a turn of at least N words that is not ' +
+      'a backchannel such as "mm-hmm", a tic or a phrase said to someone else; the rest is let go)',
+  );
   if (bot)
     command.addOption(
       new Option(

@@ -4,7 +4,12 @@
  * checked before the server binds. PocketSphinx missing is not an error: the server starts,
  * warns, and answers audio with an error saying what to install.
  */
-import { buildSpeechVoice, DEFAULT_VAD_STOP_MS } from '@scenaro/agent';
+import {
+  buildSpeechVoice,
+  DEFAULT_VAD_STOP_MS,
+  formatInterruptionStrategy,
+  parseInterruptionStrategy,
+} from '@scenaro/agent';
 import type { PocketsphinxOptions, VoiceOptions } from '@scenaro/agent';
 import { flagOf, voiceSettingsOf } from './voice-flags.js';
 import type { VoiceFlags } from './voice-flags.js';
@@ -34,16 +39,28 @@ export async function buildVoiceOptions(
   settings: VoiceEngineSettings = {},
 ): Promise<VoiceSetup> {
   const pacing = flags.audioPacing ?? 'realtime';
+  const interruption = parseInterruptionFlag(flags.interruption);
   const built = await buildSpeechVoice(voiceSettingsOf(flags), {
     name: flagOf,
     ...(settings.pocketsphinx ? { tuning: { stt: { pocketsphinx: settings.pocketsphinx } } } : {}),
   });
-  const voice: VoiceOptions = { pacing, ...built.voice };
+  const voice: VoiceOptions = { pacing, ...built.voice, ...(interruption ? { interruption } : {}) };
   const summary =
     `voice: stt=${built.labels.stt} tts=${built.labels.tts} ` +
     `vad-stop=${voice.vad?.stopMs ?? DEFAULT_VAD_STOP_MS}ms pacing=${pacing}` +
-    (voice.spokenForm === false ? ' tts-normalize=off' : '');
+    (voice.spokenForm === false ? ' tts-normalize=off' : '') +
+    (interruption ? ` interruption=${formatInterruptionStrategy(interruption)}` : '');
   return { voice, summary, warnings: built.warnings };
+}
+
+/** `--interruption`, checked (undefined when not given). */
+export function parseInterruptionFlag(value: string | undefined) {
+  if (value === undefined) return undefined;
+  try {
+    return parseInterruptionStrategy(value);
+  } catch (error) {
+    throw new Error(`--interruption: ${(error as Error).message}`);
+  }
 }
 
 /** Release the engines of `voice`. */

@@ -19,6 +19,7 @@ import { applyDeltaDefault, deltaPathDepth } from '../scenario/delta-path.js';
 import { applyInitialization } from '../scenario/initialize.js';
 import { MAX_NESTING_DEPTH, nestingDepth } from '../scenario/nesting.js';
 import type { BoundTool, JsonObject } from '../scenario/types.js';
+import { parsePlaybackMark } from '../server/voice-playback.js';
 import type { SessionControl } from './session-control.js';
 
 /** Invalid control-message arguments. */
@@ -230,6 +231,17 @@ export const READ_ONLY_HANDLERS: ReadonlySet<ClientMessageHandler> = new Set([
 export const SERIAL_HANDLERS: ReadonlySet<ClientMessageHandler> = new Set(
   Object.values(CONTROL_HANDLERS),
 );
+
+/**
+ * Voice messages of a client that plays the bot's speech on its own clock: `audio-playback`
+ * (`{reply, start}`), where a reply started playing in the bot's input stream.
+ */
+export const VOICE_HANDLERS: Readonly<Record<string, ClientMessageHandler>> = {
+  'audio-playback': (d, session) => {
+    session.voicePlayback?.(parsePlaybackMark(d));
+    return true;
+  },
+};
 
 /** The RPC-over-RTVI messages from the browser, routed to the session's transport. */
 export const RPC_HANDLERS: Readonly<Record<string, ClientMessageHandler>> = {

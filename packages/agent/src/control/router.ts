@@ -4,7 +4,7 @@
  */
 import { PRODUCTION_CONTROL_MESSAGES, CONTROL_MESSAGE_NAMES } from '@scenaro/sdk/protocol';
 import type { ControlMessageName } from '@scenaro/sdk/protocol';
-import { CONTROL_HANDLERS, RPC_HANDLERS } from './handlers.js';
+import { CONTROL_HANDLERS, RPC_HANDLERS, VOICE_HANDLERS } from './handlers.js';
 import type { ClientMessageHandler } from './handlers.js';
 
 /** `production` answers `reset` only; `eval` answers all six control messages. */
@@ -21,6 +21,7 @@ export class ClientMessageRouter {
       profile === 'eval' ? CONTROL_MESSAGE_NAMES : PRODUCTION_CONTROL_MESSAGES;
     for (const name of names) router.register(name, CONTROL_HANDLERS[name]);
     for (const [name, handler] of Object.entries(RPC_HANDLERS)) router.register(name, handler);
+    for (const [name, handler] of Object.entries(VOICE_HANDLERS)) router.register(name, handler);
     return router;
   }
 

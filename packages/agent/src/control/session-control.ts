@@ -7,6 +7,7 @@ import type { RtviRpcServerTransport } from '../server/rtvi-rpc-transport.js';
 import type { DbSource } from '../scenario/initialize.js';
 import type { DomainRegistry } from '../scenario/registry.js';
 import type { BoundTool, ScenarioState } from '../scenario/types.js';
+import type { PlaybackMark } from '../server/voice-playback.js';
 
 export interface SessionControlOptions {
   /** Appended (after a newline) to prompts sent with `add_suffix`. */
@@ -38,4 +39,6 @@ export interface SessionControl {
   initialized(): Promise<void>;
   /** Resolves once no tool call is running, or after `timeoutMs`. */
   whenIdle(timeoutMs: number): Promise<void>;
+  /** A client's playback mark: where a reply of the bot started playing (see `voice-playback.ts`). */
+  voicePlayback?(mark: PlaybackMark): void;
 }

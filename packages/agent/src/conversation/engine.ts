@@ -175,6 +175,10 @@ export class ConversationEngine implements Conversation {
     return this.#interrupt();
   }
 
+  takesTurn(heard: string): boolean {
+    return this.#model.takesTurn?.(heard) ?? true;
+  }
+
   close(): void {
     this.#interrupt();
   }

@@ -77,6 +77,8 @@ export interface BrowserRpc extends RpcTransport {
 export interface Conversation {
   /** `send-text`: a user turn arrived. */
   onUserText?(content: string, options: SendTextOptions): void | Promise<void>;
+  /** Whether speech heard from the user (its transcript) is a turn; absent: always. */
+  takesTurn?(heard: string): boolean;
   /**
    * The user barged in: stop the running turn and the speech; returns true when either was
    * stopped (and `bot-interrupted` was sent).

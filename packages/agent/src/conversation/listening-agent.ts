@@ -33,6 +33,8 @@
  *   side") and taken as done at the caller's next turn. A caller who did not
  *   catch a turn ("say that again") hears it again (twice at most in a row).
  *   Faults (`drop-last-action`) are honoured.
+ * - Speech not meant for it. A phrase the caller says to someone else in the room (tau2-bench's
+ *   non-directed phrases: "hold on a second", "not now") does not start a turn.
  */
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
@@ -56,6 +58,7 @@ import {
   type ValueKind,
   valueKindOf,
 } from './listening-common.js';
+import { isNonDirectedPhrase } from '../voice/turn-taking.js';
 import { streamScriptedReply } from './model.js';
 import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
 import { readScriptedPlan } from './scripted-plan.js';
@@ -484,6 +487,8 @@ export function createListeningAgentModel(host: ConversationHost): ChatModel {
     processor: 'ScriptedListeningAgent',
     model: 'scripted:listening-agent',
     scripted: true,
+    // A caller talking to someone in the room ("hold on a second") is not talking to the agent.
+    takesTurn: (heard) => !isNonDirectedPhrase(heard),
     async *stream(request) {
       const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
       const reply = agent.turn(request, readScriptedPlan(host.state.shared), afterTools);

@@ -48,6 +48,11 @@ export interface ChatModel {
   readonly scripted: boolean;
   /** Stream one response. Must stop promptly when `request.signal` aborts. */
   stream(request: ChatRequest): AsyncIterable<ChatStreamEvent>;
+  /**
+   * Whether speech heard from the user is a turn to answer (absent: always). A scripted policy
+   * can leave out speech not meant for it.
+   */
+  takesTurn?(heard: string): boolean;
 }
 
 /** A failure of a model call, with whether retrying can help. */

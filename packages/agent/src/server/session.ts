@@ -55,6 +55,7 @@ import type { SessionLimits } from './session-limits.js';
 import type { VoiceOptions } from '../voice/voice-options.js';
 import type { SessionConnection } from './session-connection.js';
 import { VoiceSession } from './voice-session.js';
+import type { PlaybackMark } from './voice-playback.js';
 import type { VoiceSessionHost } from './voice-session.js';
 
 export type { SessionConnection } from './session-connection.js';
@@ -140,6 +141,7 @@ export class BotSession implements SessionControl, ConversationHost {
     this.voice = options.voice
       ? new VoiceSession(options.voice, {
           emit: (type, data) => this.emit(type, data),
+          push: (data) => this.push(data),
           sendAudio: (pcm, rate) => this.#connection?.sendAudio?.(pcm, rate),
           userSpeech: (text) => this.#userSpeech(text),
           interruptTurn: () => this.#conversation.interrupt?.(),
@@ -271,6 +273,10 @@ export class BotSession implements SessionControl, ConversationHost {
     await this.#conversation.whenIdle?.(timeoutMs);
   }
 
+  voicePlayback(mark: PlaybackMark): void {
+    this.voice?.playback(mark);
+  }
+
   // --- inbound ------------------------------------------------------------
 
   /** Hear one `AudioRawFrame` of the user (ignored when the server has no voice). */
@@ -362,6 +368,10 @@ export class BotSession implements SessionControl, ConversationHost {
   /** The user said `text`: a turn answered in speech, in order with the other requests. */
   #userSpeech(text: string): void {
     if (this.#abort.signal.aborted) return;
+    if (this.#conversation.takesTurn?.(text) === false) {
+      this.log.info({ text }, 'speech heard is not a turn for this conversation');
+      return;
+    }
     this.#serially(async () =>
       this.#userTurn(text, { runImmediately: true, audioResponse: true }, 'speech', (error) =>
         this.#opts.send(rtviError(error, false)),

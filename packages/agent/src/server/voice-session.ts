@@ -14,6 +14,10 @@
  * once and tries again with its next audio. When the STT cannot run here, the
  * first audio frame is answered with an RTVI `error` that says what to install,
  * once per session. Received audio waits in a bounded {@link AudioIntake}.
+ *
+ * With the `min-words` interruption strategy (`VoiceOptions.interruption`), speech that starts
+ * while the bot speaks does not barge in: once its transcript is in, it interrupts only when it
+ * is a turn of its own (see `turn-taking.ts`); a backchannel or a tic is let go without a turn.
  */
 import { RpcError } from '@scenaro/sdk';
 import type { RpcTransport } from '@scenaro/sdk';
@@ -21,12 +25,14 @@ import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/
 import { FrontendToolCaller } from '../rpc/frontend-tool-caller.js';
 import type { SpeechOutput } from '../conversation/hook.js';
 import { BotSpeaker } from '../voice/bot-speaker.js';
-import type { SpeechMarks } from '../voice/bot-speaker.js';
+import type { SpeakerSink, SpeechMarks } from '../voice/bot-speaker.js';
 import { createAudioClock } from '../voice/audio/clock.js';
 import { createWebRtcVad } from '../voice/audio/fvad-vad.js';
 import { InputAudioNormalizer } from '../voice/audio/input-audio.js';
 import type { InputAudioFrame } from '../voice/audio/input-audio.js';
 import { INPUT_SAMPLE_RATE } from '../voice/audio/pcm.js';
+import { ANY_INTERRUPTION, interruptsBot } from '../voice/turn-taking.js';
+import type { InterruptionStrategy } from '../voice/turn-taking.js';
 import { UserListener } from '../voice/user-listener.js';
 import type { UtteranceMarks } from '../voice/user-listener.js';
 import { DEFAULT_OUTPUT_CHUNK_MS, DEFAULT_OUTPUT_LEAD_MS } from '../voice/voice-options.js';
@@ -37,10 +43,14 @@ import type { AudioBacklogLimits } from './audio-intake.js';
 import type { VoiceSlots } from './voice-slots.js';
 import type { VoiceEvent } from './metrics.js';
 import { settleWithin } from './shutdown.js';
+import { PlaybackTracker, playedSpeech } from './voice-playback.js';
+import type { PlaybackMark } from './voice-playback.js';
 
 /** What a voice session needs of its bot session. */
 export interface VoiceSessionHost {
   emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void;
+  /** Push a `server-message` with an app payload. */
+  push(data: unknown): void;
   /**
    * Send one frame of the bot's audio; may return a promise to wait on (back-pressure). Called
    * detached (the speaker writes through it directly).
@@ -90,6 +100,17 @@ export class VoiceSession {
   #warnedInput = false;
   #closed = false;
   #lastUtterance: UtteranceMarks | undefined;
+  /** Fast pacing with `reportHeard`: where the replies play in the input stream. */
+  readonly #playback: PlaybackTracker | undefined;
+  /** The speech as the conversation sees it (with `#playback`: active while heard). */
+  readonly #output: SpeechOutput | undefined;
+  /** The listener once started (its position in the input stream). */
+  #ear: UserListener | undefined;
+  readonly #interruption: InterruptionStrategy;
+  /** Start samples of the utterances that began while the bot spoke (under `min-words`). */
+  readonly #duringSpeech = new Set<number>();
+  /** The last `audio-heard` reported. */
+  #reportedHeard = -1;
   #unregisterDictation: (() => void) | undefined;
   /** Called with each answered utterance's timing once its first audio frame is sent. */
   onTurnTiming: ((timing: VoiceTurnTiming) => void) | undefined;
@@ -98,6 +119,8 @@ export class VoiceSession {
     this.#options = options;
     this.#host = host;
     this.#pacing = options.pacing ?? 'realtime';
+    this.#interruption = options.interruption ?? ANY_INTERRUPTION;
+    if (options.reportHeard) this.#playback = new PlaybackTracker(INPUT_SAMPLE_RATE);
     const { tts } = options;
     if (tts) {
       this.#speaker = new BotSpeaker({
@@ -106,10 +129,12 @@ export class VoiceSession {
         chunkMs: options.outputChunkMs ?? DEFAULT_OUTPUT_CHUNK_MS,
         ...(options.spokenForm === false ? { spokenForm: false } : {}),
         leadMs: options.outputLeadMs ?? DEFAULT_OUTPUT_LEAD_MS,
-        sink: {
-          emit: (type, data) => host.emit(type, data),
-          audio: host.sendAudio,
-        },
+        sink: this.#playback
+          ? this.#trackedSink(this.#playback)
+          : {
+              emit: (type, data) => host.emit(type, data),
+              audio: host.sendAudio,
+            },
         onError: (err, sentence) => {
           host.log.warn({ err, sentence }, 'speech synthesis failed; sentence skipped');
           host.emit('error', { error: `Speech synthesis failed: ${messageOf(err)}`, fatal: false });
@@ -121,6 +146,10 @@ export class VoiceSession {
         },
       });
     }
+    const speaker = this.#speaker;
+    const tracker = this.#playback;
+    this.#output =
+      speaker && tracker ? playedSpeech(speaker, tracker, () => this.#ear?.samples ?? 0) : speaker;
     if (options.stt) this.#registerDictation();
     this.#intake = new AudioIntake(
       {
@@ -136,7 +165,28 @@ export class VoiceSession {
 
   /** The reply's speech output, when the bot has a voice. */
   get speech(): SpeechOutput | undefined {
-    return this.#speaker;
+    return this.#output;
+  }
+
+  /** A client's mark: where one of the bot's replies started playing in its input stream. */
+  playback(mark: PlaybackMark): void {
+    this.#playback?.mark(mark);
+  }
+
+  /** The speaker's sink with what it sends counted in `tracker`. */
+  #trackedSink(tracker: PlaybackTracker): SpeakerSink {
+    const host = this.#host;
+    return {
+      emit: (type, data) => {
+        if (type === 'bot-started-speaking') tracker.started();
+        if (type === 'bot-stopped-speaking') tracker.stopped();
+        host.emit(type, data);
+      },
+      audio: (pcm, rate) => {
+        tracker.sent(pcm.length, rate);
+        return host.sendAudio(pcm, rate);
+      },
+    };
   }
 
   get pacing(): AudioPacing {
@@ -191,6 +241,16 @@ export class VoiceSession {
     if (!listener || this.#closed) return;
     const pcm = await this.#normalizer.convert(frame);
     await listener.write(pcm);
+    this.#reportHeard(listener);
+  }
+
+  /** Fast pacing: tell the client how much of its stream is heard and settled (`reportHeard`). */
+  #reportHeard(listener: UserListener): void {
+    if (!this.#options.reportHeard || this.#pacing !== 'fast' || this.#closed) return;
+    const samples = listener.settledSamples;
+    if (samples === this.#reportedHeard) return;
+    this.#reportedHeard = samples;
+    this.#host.push({ type: 'audio-heard', samples, sample_rate: INPUT_SAMPLE_RATE });
   }
 
   /** The listener, started on first use; undefined while the server has no slot free. */
@@ -266,15 +326,17 @@ export class VoiceSession {
       this.#giveSlotBack();
       return undefined;
     }
-    return new UserListener({
+    const listener: UserListener = new UserListener({
       logger: host.log,
       vad,
       stt: session,
       sttName: `${stt.name}-stt`,
+      onSettled: () => this.#reportHeard(listener),
       sink: {
         emit: (type, data) => host.emit(type, data),
-        speechStarted: () => this.#bargeIn(),
+        speechStarted: (sample) => this.#speechStarted(sample),
         utterance: (text, marks) => {
+          if (!this.#takesTurn(text, marks)) return;
           this.#lastUtterance = marks;
           host.userSpeech(text);
         },
@@ -287,14 +349,41 @@ export class VoiceSession {
         },
       },
     });
+    this.#ear = listener;
+    return listener;
+  }
+
+  /** The user started speaking: barge in, or under `min-words` while the bot speaks, wait. */
+  #speechStarted(sample: number): void {
+    if (this.#interruption.kind !== 'any' && this.#output?.active) {
+      this.#duringSpeech.add(sample);
+      return;
+    }
+    this.#bargeIn();
+  }
+
+  /**
+   * Whether an utterance is a turn: always, unless it began while the bot spoke under
+   * `min-words`; then only when it interrupts the bot (which it then does).
+   */
+  #takesTurn(text: string, marks: UtteranceMarks): boolean {
+    for (const start of this.#duringSpeech)
+      if (start < marks.startSample) this.#duringSpeech.delete(start);
+    if (!this.#duringSpeech.delete(marks.startSample)) return true;
+    if (!interruptsBot(text, this.#interruption)) {
+      this.#host.log.info({ text }, 'speech during the bot speaking let go: not an interruption');
+      return false;
+    }
+    this.#bargeIn();
+    return true;
   }
 
   /** The user started speaking: stop the bot's speech and its running turn. */
   #bargeIn(): void {
     let stopped = this.#host.interruptTurn();
-    if (stopped === undefined && this.#speaker?.active) {
+    if (stopped === undefined && this.#output?.active) {
       this.#host.emit('bot-interrupted');
-      stopped = this.#speaker.interrupt();
+      stopped = this.#output.interrupt();
     }
     if (stopped) this.#host.log.info({}, 'barge-in');
   }

@@ -29,8 +29,11 @@ import type { Vad, VadEvent } from './audio/vad.js';
 /** Where a listener's events and turns go. */
 export interface ListenerSink {
   emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void;
-  /** The user started speaking (outside dictation): the place to stop the bot (barge-in). */
-  speechStarted(): void;
+  /**
+   * The user started speaking (outside dictation) at `sample` of the stream: the place to stop
+   * the bot (barge-in).
+   */
+  speechStarted(sample: number): void;
   /** A final, non-empty transcript outside dictation: the user's turn. */
   utterance(text: string, marks: UtteranceMarks): void;
   /** The recognizer failed. */
@@ -45,6 +48,8 @@ export interface UtteranceMarks {
   sttFinal: number;
   /** Where the speech ended in the stream, in samples. */
   endSample: number;
+  /** Where it started, in samples. */
+  startSample: number;
 }
 
 /** Options of a {@link UserListener}. */
@@ -71,6 +76,8 @@ export interface UserListenerOptions {
   dictationFinalMs?: number;
   /** Where cut utterances and late dictation finals are logged (default: nowhere). */
   logger?: Logger;
+  /** Called once an utterance's final transcript has been handed on (or failed). */
+  onSettled?: () => void;
 }
 
 /** Default longest utterance: a minute. */
@@ -117,6 +124,9 @@ export class UserListener {
   readonly #parts = new Map<number, DictationPart>();
   /** Finals are delivered in utterance order. */
   #delivery: Promise<void> = Promise.resolve();
+  /** Where the ended utterances whose finals are still awaited ended, in samples, in order. */
+  readonly #awaited: number[] = [];
+  readonly #onSettled: (() => void) | undefined;
   #closed = false;
   readonly #unsubscribe: (() => void) | undefined;
 
@@ -131,6 +141,7 @@ export class UserListener {
     this.#maxUtterance = msToSamples(maxMs, options.vad.sampleRate);
     this.#dictationFinalMs = options.dictationFinalMs ?? DEFAULT_DICTATION_FINAL_MS;
     this.#logger = options.logger ?? silentLogger;
+    this.#onSettled = options.onSettled;
     this.#unsubscribe = options.stt?.onTranscript((t) => this.#onTranscript(t));
   }
 
@@ -142,6 +153,14 @@ export class UserListener {
   /** Samples heard so far. */
   get samples(): number {
     return this.#vadBase + this.#vad.samples;
+  }
+
+  /**
+   * Samples heard with every utterance that ended in them handed on: an utterance whose final
+   * transcript is awaited holds this at its end.
+   */
+  get settledSamples(): number {
+    return Math.min(this.samples, this.#awaited[0] ?? Infinity);
   }
 
   /** True while a dictation is open. */
@@ -193,7 +212,7 @@ export class UserListener {
         this.#vadUtterance = true;
         this.#utteranceStart = sample;
       }
-      this.#sink.speechStarted();
+      this.#sink.speechStarted(sample);
       return;
     }
     this.#sink.emit('user-stopped-speaking');
@@ -203,10 +222,14 @@ export class UserListener {
 
   /** End the open VAD utterance at `sample`; its final becomes a turn. */
   #endVadUtterance(sample: number): void {
+    const start = this.#utteranceStart ?? sample;
     this.#vadUtterance = false;
     this.#utteranceStart = undefined;
     const vadStop = performance.now();
-    this.#deliver(this.#stt!.endUtterance(sample), vadStop, sample);
+    this.#deliver(this.#stt!.endUtterance(sample), vadStop, {
+      startSample: start,
+      endSample: sample,
+    });
   }
 
   /** An utterance that reached the maximum length ends here and the next one starts. */
@@ -245,23 +268,41 @@ export class UserListener {
   }
 
   /** Hand `final` to the sink after every earlier one. */
-  #deliver(final: Promise<Transcript>, vadStop: number, endSample: number): void {
+  #deliver(
+    final: Promise<Transcript>,
+    vadStop: number,
+    span: { startSample: number; endSample: number },
+  ): void {
+    this.#awaited.push(span.endSample);
     this.#delivery = this.#delivery.then(async () => {
-      let transcript: Transcript;
       try {
-        transcript = await final;
-      } catch (err) {
-        if (!this.#closed) this.#sink.error(err);
-        return;
-      }
-      if (this.#closed) return;
-      const sttFinal = performance.now();
-      this.#metrics(transcript, sttFinal - vadStop);
-      this.#transcription(transcript.text, true);
-      if (transcript.text.trim()) {
-        this.#sink.utterance(transcript.text.trim(), { vadStop, sttFinal, endSample });
+        await this.#handOn(final, vadStop, span);
+      } finally {
+        this.#awaited.shift();
+        this.#onSettled?.();
       }
     });
+  }
+
+  async #handOn(
+    final: Promise<Transcript>,
+    vadStop: number,
+    span: { startSample: number; endSample: number },
+  ): Promise<void> {
+    let transcript: Transcript;
+    try {
+      transcript = await final;
+    } catch (err) {
+      if (!this.#closed) this.#sink.error(err);
+      return;
+    }
+    if (this.#closed) return;
+    const sttFinal = performance.now();
+    this.#metrics(transcript, sttFinal - vadStop);
+    this.#transcription(transcript.text, true);
+    if (transcript.text.trim()) {
+      this.#sink.utterance(transcript.text.trim(), { vadStop, sttFinal, ...span });
+    }
   }
 
   #metrics(transcript: Transcript, ttfbMs: number): void {

@@ -6,6 +6,7 @@
 import type { SpeechToText } from './stt.js';
 import type { TextToSpeech } from './tts.js';
 import type { VadTiming } from './audio/vad.js';
+import type { InterruptionStrategy } from './turn-taking.js';
 
 /** How a session's outgoing audio is timed. */
 export type AudioPacing = 'realtime' | 'fast';
@@ -40,6 +41,19 @@ export interface VoiceOptions {
    * buffer does not run dry on network jitter. @default 80
    */
   outputLeadMs?: number;
+  /**
+   * When user speech during the bot's speech interrupts it (see `turn-taking.ts`): `any` speech
+   * at once (barge-in), or only speech of at least N words that is not a backchannel, a tic or a
+   * phrase said to someone else. @default { kind: 'any' }
+   */
+  interruption?: InterruptionStrategy;
+  /**
+   * Fast pacing: report, as `server-message {type: 'audio-heard', samples}`, how much of the
+   * user's stream has been heard with every decision it led to taken (an utterance counts once
+   * its final transcript is in). A relay between two bots steps in lockstep with these reports,
+   * so an interruption lands at the same place on every run. @default false
+   */
+  reportHeard?: boolean;
 }
 
 export const DEFAULT_OUTPUT_CHUNK_MS = 40;
