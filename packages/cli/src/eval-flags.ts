@@ -1,12 +1,20 @@
 /**
  * `scenaro eval` flags as the options of `runEvaluation` (`@scenaro/eval`).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseShard } from '@scenaro/eval';
+import {
+  checkCallerOptions,
+  isSpeechComplexity,
+  parseCallerEffects,
+  parseShard,
+  SPEECH_COMPLEXITIES,
+} from '@scenaro/eval';
 import type { EvaluationOptions } from '@scenaro/eval';
 import { speechSettings } from './eval-voice.js';
 import type { EvalVoiceFlags } from './eval-voice.js';
 import { parseInteger } from './flags.js';
+import { parseInterruptionFlag } from './voice.js';
 
 /** Parsed `eval` flags. */
 export interface EvalFlags extends EvalVoiceFlags {
@@ -42,6 +50,9 @@ export interface EvalFlags extends EvalVoiceFlags {
   audioClock: 'realtime' | 'fast';
   junit?: string;
   failUnder?: string;
+  speechComplexity?: string[];
+  callerEffects?: string;
+  noiseDir?: string;
 }
 
 /** The default data root: `$EVAL_DATA_ROOT`, else `./data`. */
@@ -114,5 +125,42 @@ export function evaluationOptions(
   }
   const speech = speechSettings(flags, (flag) => given(flag as keyof EvalFlags));
   if (speech) options.speech = speech;
+  addCallerOptions(options, flags);
+  // A resumed run's mode and bots come from its run_args.json: the runner checks them there.
+  if (!resuming) checkCallerOptions(options);
   return options;
+}
+
+/** `--speech-complexity`, `--caller-effects`, `--noise-dir` and `--interruption`. */
+function addCallerOptions(options: EvaluationOptions, flags: EvalFlags): void {
+  const presets = flags.speechComplexity ?? [];
+  if (presets.length > 0) {
+    const unknown = presets.filter((p) => !isSpeechComplexity(p));
+    if (unknown.length > 0)
+      throw new Error(
+        `--speech-complexity: unknown preset ${unknown.map((p) => `'${p}'`).join(', ')} ` +
+          `(the presets: ${SPEECH_COMPLEXITIES.join(', ')})`,
+      );
+    options.speechComplexity = presets.filter(isSpeechComplexity);
+  }
+  if (flags.callerEffects !== undefined) {
+    const file = resolve(flags.callerEffects);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new Error(`--caller-effects ${file}: ${(error as Error).message}`);
+    }
+    try {
+      options.callerEffects = parseCallerEffects(json);
+    } catch (error) {
+      throw new Error(`--caller-effects ${file}: ${(error as Error).message}`);
+    }
+    options.callerEffectsFile = file;
+  }
+  if (flags.noiseDir !== undefined) options.noiseDir = resolve(flags.noiseDir);
+  if (flags.interruption !== undefined) {
+    parseInterruptionFlag(flags.interruption);
+    options.interruption = flags.interruption;
+  }
 }

@@ -25,7 +25,14 @@ export async function listScenarios(flags: EvalFlags): Promise<void> {
 /** The lines that close a run: counts, success rate, and where the results are. */
 export function evaluationSummary(result: EvaluationResult): string[] {
   const rate = result.aggregate.success.rate;
+  const percent = (r: number | null) => (r === null ? 'n/a' : `${(r * 100).toFixed(1)}%`);
+  const presets = (result.presets ?? []).map(
+    (p) =>
+      `${p.preset}: ${p.ran + p.resumed} scenarios (${p.ran} run, ${p.resumed} resumed); ` +
+      `success rate ${percent(p.aggregate.success.rate)} of scored; ${p.wallSeconds.toFixed(0)} s`,
+  );
   return [
+    ...presets,
     `${result.metrics.length} scenarios (${result.ran} run, ${result.resumed} resumed); ` +
       `success rate ${rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`} of scored`,
     `results: ${result.runDir}`,

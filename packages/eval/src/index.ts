@@ -31,5 +31,14 @@ export * from './results/scenario-files.js';
 export * from './runner/merge.js';
 export * from './runner/progress.js';
 export { runEvaluation } from './runner/runner.js';
-export type { EvaluationOptions, EvaluationResult } from './runner/options.js';
+export type { EvaluationOptions, EvaluationResult, PresetRun } from './runner/options.js';
+export { checkCallerOptions, hasCallers, isDuplex } from './runner/caller-run.js';
+export { PERSONA_VOICES, personaVoiceSettings } from './runner/persona-voices.js';
+export type { PersonaVoice } from './runner/persona-voices.js';
+export { BACKCHANNEL_TEXTS, CallerLine } from './bridge/caller-line.js';
+export type {
+  CallerBehaviourEvent,
+  CallerLineEvent,
+  CallerLineOptions,
+} from './bridge/caller-line.js';
 export * from './caller/index.js';

@@ -365,18 +365,21 @@ export class BotSession implements SessionControl, ConversationHost {
     );
   }
 
-  /** The user said `text`: a turn answered in speech, in order with the other requests. */
-  #userSpeech(text: string): void {
+  /** The user said `text`: a turn answered in speech, in order; resolves once it has run. */
+  async #userSpeech(text: string): Promise<void> {
     if (this.#abort.signal.aborted) return;
-    if (this.#conversation.takesTurn?.(text) === false) {
-      this.log.info({ text }, 'speech heard is not a turn for this conversation');
-      return;
-    }
-    this.#serially(async () =>
-      this.#userTurn(text, { runImmediately: true, audioResponse: true }, 'speech', (error) =>
-        this.#opts.send(rtviError(error, false)),
-      ),
+    if (this.#conversation.takesTurn?.(text) === false)
+      return this.log.info({ text }, 'speech heard is not a turn for this conversation');
+    const speech = { runImmediately: true, audioResponse: true };
+    const refuse = (error: string) => this.#opts.send(rtviError(error, false));
+    let turn: Promise<void> | undefined;
+    await new Promise<void>((taken) =>
+      this.#serially(async () => {
+        turn = this.#userTurn(text, speech, 'speech', refuse);
+        taken();
+      }),
     );
+    await turn;
   }
 
   /** Start a user turn within the session's limits; `refuse` reports a refusal. */
@@ -385,7 +388,7 @@ export class BotSession implements SessionControl, ConversationHost {
     options: SendTextOptions,
     what: string,
     refuse: (error: string) => void,
-  ): void {
+  ): Promise<void> | undefined {
     const { maxContextBytes, maxQueuedTurns } = this.#limits;
     if (options.runImmediately && this.#turns >= maxQueuedTurns) {
       refuse(limitErrors.turns(maxQueuedTurns));
@@ -401,7 +404,9 @@ export class BotSession implements SessionControl, ConversationHost {
     const run = this.#conversation.onUserText?.(content, options);
     if (!run) return;
     this.#turns++;
-    this.#track(this.#guard(run, what).finally(() => this.#turns--));
+    const settled = this.#guard(run, what).finally(() => this.#turns--);
+    this.#track(settled);
+    return settled;
   }
 
   /** Refuses request `id` when the session already has its most pending requests. */

@@ -124,3 +124,73 @@ export function parsePlaybackMark(d: unknown): PlaybackMark {
     throw new Error('audio-playback: start must be an integer >= 0');
   return { reply: reply as number, start: start as number };
 }
+
+/** What a listener tells the heard reports. */
+interface Ears {
+  /** Samples heard. */
+  readonly samples: number;
+  /** In speech at the last sample heard. */
+  readonly speaking: boolean;
+  /** The ended utterances whose final transcripts are awaited. */
+  readonly awaiting: readonly { startSample: number; endSample: number }[];
+}
+
+/**
+ * `server-message {type: 'audio-heard', samples, speaking, waiting}` reports
+ * (`VoiceOptions.reportHeard`): how much of the input is heard with every decision it led to
+ * taken, so that a relay in lockstep takes each decision at the same place on every run.
+ *
+ * - An utterance whose transcript decides an interruption (it began while the bot spoke, under
+ *   `min-words`) holds the reports `holdMs` after its end until its final transcript is in: the
+ *   recognizer hears that much past it, then the relay waits for the decision.
+ * - A turn holds them where it was taken until its reply has started (or it ended without one),
+ *   and says so (`waiting`): the relay waits for the reply there.
+ *
+ * `speaking`: the listener is in speech at the reported sample.
+ */
+export class HeardReports {
+  readonly #push: (data: unknown) => void;
+  readonly #sampleRate: number;
+  readonly #holdSamples: number;
+  /** Where the turns waiting for their replies were taken, oldest first. */
+  readonly #turns: { at: number }[] = [];
+  #last = '';
+
+  constructor(push: (data: unknown) => void, sampleRate: number, holdMs = 1600) {
+    this.#push = push;
+    this.#sampleRate = sampleRate;
+    this.#holdSamples = Math.round((holdMs * sampleRate) / 1000);
+  }
+
+  /** Report `ears` if anything changed; `deciding(start)`: that utterance decides an interruption. */
+  report(ears: Ears, deciding: (startSample: number) => boolean = () => false): void {
+    let held = this.#turns[0]?.at ?? Infinity;
+    for (const u of ears.awaiting)
+      if (deciding(u.startSample)) held = Math.min(held, u.endSample + this.#holdSamples);
+    const samples = Math.min(ears.samples, held);
+    const speaking = samples < ears.samples ? false : ears.speaking;
+    const waiting = this.#turns.length > 0;
+    const key = `${samples}:${speaking}:${waiting}`;
+    if (key === this.#last) return;
+    this.#last = key;
+    this.#push({ type: 'audio-heard', samples, speaking, waiting, sample_rate: this.#sampleRate });
+  }
+
+  /** A turn was taken at sample `at`: hold until the returned function is called (once or more). */
+  turn(at: number, again: () => void): () => void {
+    const turn = { at };
+    this.#turns.push(turn);
+    again();
+    return () => {
+      const index = this.#turns.indexOf(turn);
+      if (index < 0) return;
+      this.#turns.splice(index, 1);
+      again();
+    };
+  }
+
+  /** The bot started speaking: its oldest waiting turn has its reply. */
+  replyStarted(again: () => void): void {
+    if (this.#turns.shift()) again();
+  }
+}

@@ -31,8 +31,7 @@ import { createWebRtcVad } from '../voice/audio/fvad-vad.js';
 import { InputAudioNormalizer } from '../voice/audio/input-audio.js';
 import type { InputAudioFrame } from '../voice/audio/input-audio.js';
 import { INPUT_SAMPLE_RATE } from '../voice/audio/pcm.js';
-import { ANY_INTERRUPTION, interruptsBot } from '../voice/turn-taking.js';
-import type { InterruptionStrategy } from '../voice/turn-taking.js';
+import { InterruptionGate } from '../voice/turn-taking.js';
 import { UserListener } from '../voice/user-listener.js';
 import type { UtteranceMarks } from '../voice/user-listener.js';
 import { DEFAULT_OUTPUT_CHUNK_MS, DEFAULT_OUTPUT_LEAD_MS } from '../voice/voice-options.js';
@@ -43,7 +42,7 @@ import type { AudioBacklogLimits } from './audio-intake.js';
 import type { VoiceSlots } from './voice-slots.js';
 import type { VoiceEvent } from './metrics.js';
 import { settleWithin } from './shutdown.js';
-import { PlaybackTracker, playedSpeech } from './voice-playback.js';
+import { HeardReports, PlaybackTracker, playedSpeech } from './voice-playback.js';
 import type { PlaybackMark } from './voice-playback.js';
 
 /** What a voice session needs of its bot session. */
@@ -56,8 +55,8 @@ export interface VoiceSessionHost {
    * detached (the speaker writes through it directly).
    */
   readonly sendAudio: (pcm: Uint8Array, sampleRate: number) => void | Promise<void>;
-  /** The user said `text`: a turn answered in speech. */
-  userSpeech(text: string): void;
+  /** The user said `text`: a turn answered in speech; may resolve once the turn has run. */
+  userSpeech(text: string): void | Promise<void>;
   /**
    * Stop the running turn and the speech (sending `bot-interrupted` when there was either); true
    * when something was stopped, undefined when the session's conversation cannot be interrupted.
@@ -106,11 +105,9 @@ export class VoiceSession {
   readonly #output: SpeechOutput | undefined;
   /** The listener once started (its position in the input stream). */
   #ear: UserListener | undefined;
-  readonly #interruption: InterruptionStrategy;
-  /** Start samples of the utterances that began while the bot spoke (under `min-words`). */
-  readonly #duringSpeech = new Set<number>();
-  /** The last `audio-heard` reported. */
-  #reportedHeard = -1;
+  readonly #interruptions: InterruptionGate;
+  /** Fast pacing with `reportHeard`: the `audio-heard` reports. */
+  readonly #reports: HeardReports | undefined;
   #unregisterDictation: (() => void) | undefined;
   /** Called with each answered utterance's timing once its first audio frame is sent. */
   onTurnTiming: ((timing: VoiceTurnTiming) => void) | undefined;
@@ -119,8 +116,11 @@ export class VoiceSession {
     this.#options = options;
     this.#host = host;
     this.#pacing = options.pacing ?? 'realtime';
-    this.#interruption = options.interruption ?? ANY_INTERRUPTION;
-    if (options.reportHeard) this.#playback = new PlaybackTracker(INPUT_SAMPLE_RATE);
+    this.#interruptions = new InterruptionGate(options.interruption);
+    if (options.reportHeard) {
+      this.#playback = new PlaybackTracker(INPUT_SAMPLE_RATE);
+      this.#reports = new HeardReports((data) => host.push(data), INPUT_SAMPLE_RATE);
+    }
     const { tts } = options;
     if (tts) {
       this.#speaker = new BotSpeaker({
@@ -178,7 +178,11 @@ export class VoiceSession {
     const host = this.#host;
     return {
       emit: (type, data) => {
-        if (type === 'bot-started-speaking') tracker.started();
+        if (type === 'bot-started-speaking') {
+          tracker.started();
+          const ear = this.#ear;
+          if (ear) this.#reports?.replyStarted(() => this.#reportHeard(ear));
+        }
         if (type === 'bot-stopped-speaking') tracker.stopped();
         host.emit(type, data);
       },
@@ -246,11 +250,8 @@ export class VoiceSession {
 
   /** Fast pacing: tell the client how much of its stream is heard and settled (`reportHeard`). */
   #reportHeard(listener: UserListener): void {
-    if (!this.#options.reportHeard || this.#pacing !== 'fast' || this.#closed) return;
-    const samples = listener.settledSamples;
-    if (samples === this.#reportedHeard) return;
-    this.#reportedHeard = samples;
-    this.#host.push({ type: 'audio-heard', samples, sample_rate: INPUT_SAMPLE_RATE });
+    if (this.#pacing === 'fast' && !this.#closed)
+      this.#reports?.report(listener, (start) => this.#interruptions.deciding(start));
   }
 
   /** The listener, started on first use; undefined while the server has no slot free. */
@@ -334,11 +335,19 @@ export class VoiceSession {
       onSettled: () => this.#reportHeard(listener),
       sink: {
         emit: (type, data) => host.emit(type, data),
-        speechStarted: (sample) => this.#speechStarted(sample),
+        speechStarted: (sample) => {
+          if (this.#interruptions.started(sample, this.#output?.active ?? false)) this.#bargeIn();
+        },
         utterance: (text, marks) => {
           if (!this.#takesTurn(text, marks)) return;
           this.#lastUtterance = marks;
-          host.userSpeech(text);
+          const release = this.#reports?.turn(listener.samples, () => this.#reportHeard(listener));
+          const turn = host.userSpeech(text);
+          // The reports go on once the turn's reply has started, or the turn ended without one.
+          if (release)
+            void Promise.resolve(turn)
+              .then(() => this.#speaker?.idle())
+              .finally(release);
         },
         error: (err) => {
           host.log.warn({ err }, 'speech recognition failed');
@@ -353,29 +362,12 @@ export class VoiceSession {
     return listener;
   }
 
-  /** The user started speaking: barge in, or under `min-words` while the bot speaks, wait. */
-  #speechStarted(sample: number): void {
-    if (this.#interruption.kind !== 'any' && this.#output?.active) {
-      this.#duringSpeech.add(sample);
-      return;
-    }
-    this.#bargeIn();
-  }
-
-  /**
-   * Whether an utterance is a turn: always, unless it began while the bot spoke under
-   * `min-words`; then only when it interrupts the bot (which it then does).
-   */
+  /** Whether an utterance is a turn (see {@link InterruptionGate}); it may interrupt the bot. */
   #takesTurn(text: string, marks: UtteranceMarks): boolean {
-    for (const start of this.#duringSpeech)
-      if (start < marks.startSample) this.#duringSpeech.delete(start);
-    if (!this.#duringSpeech.delete(marks.startSample)) return true;
-    if (!interruptsBot(text, this.#interruption)) {
-      this.#host.log.info({ text }, 'speech during the bot speaking let go: not an interruption');
-      return false;
-    }
-    this.#bargeIn();
-    return true;
+    const kind = this.#interruptions.heard(text, marks.startSample);
+    if (kind === 'interruption') this.#bargeIn();
+    if (kind === 'let-go') this.#host.log.info({ text }, 'speech during the bot speaking let go');
+    return kind !== 'let-go';
   }
 
   /** The user started speaking: stop the bot's speech and its running turn. */

@@ -159,3 +159,41 @@ export function interruptsBot(text: string, strategy: InterruptionStrategy): boo
   if (isBackchannelOrTic(text) || isNonDirectedPhrase(text)) return false;
   return spokenWords(text).length >= strategy.words;
 }
+
+/**
+ * One session's interruptions under a strategy: `any` barges in at the start of speech; under
+ * `min-words`, speech that starts while the bot speaks waits for its transcript.
+ */
+export class InterruptionGate {
+  readonly #strategy: InterruptionStrategy;
+  /** Start samples of the utterances that began while the bot spoke. */
+  readonly #duringSpeech = new Set<number>();
+
+  constructor(strategy: InterruptionStrategy = ANY_INTERRUPTION) {
+    this.#strategy = strategy;
+  }
+
+  /** Speech started at `sample` while the bot is (or is not) `speaking`: barge in now? */
+  started(sample: number, speaking: boolean): boolean {
+    if (this.#strategy.kind === 'any' || !speaking) return true;
+    this.#duringSpeech.add(sample);
+    return false;
+  }
+
+  /** Does the utterance that started at `start` wait for its transcript to decide? */
+  deciding(start: number): boolean {
+    return this.#duringSpeech.has(start);
+  }
+
+  /**
+   * The transcript of the utterance that started at `start`: a `turn` (the bot was not speaking
+   * when it began, or it barged in already), an `interruption` (it interrupts the bot now, then
+   * is a turn), or `let-go` (no interruption, no turn).
+   */
+  heard(text: string, start: number): 'turn' | 'interruption' | 'let-go' {
+    for (const earlier of this.#duringSpeech)
+      if (earlier < start) this.#duringSpeech.delete(earlier);
+    if (!this.#duringSpeech.delete(start)) return 'turn';
+    return interruptsBot(text, this.#strategy) ? 'interruption' : 'let-go';
+  }
+}

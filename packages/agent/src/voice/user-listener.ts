@@ -124,8 +124,8 @@ export class UserListener {
   readonly #parts = new Map<number, DictationPart>();
   /** Finals are delivered in utterance order. */
   #delivery: Promise<void> = Promise.resolve();
-  /** Where the ended utterances whose finals are still awaited ended, in samples, in order. */
-  readonly #awaited: number[] = [];
+  /** The ended utterances whose finals are still awaited, in order. */
+  readonly #awaited: { startSample: number; endSample: number }[] = [];
   readonly #onSettled: (() => void) | undefined;
   #closed = false;
   readonly #unsubscribe: (() => void) | undefined;
@@ -155,12 +155,9 @@ export class UserListener {
     return this.#vadBase + this.#vad.samples;
   }
 
-  /**
-   * Samples heard with every utterance that ended in them handed on: an utterance whose final
-   * transcript is awaited holds this at its end.
-   */
-  get settledSamples(): number {
-    return Math.min(this.samples, this.#awaited[0] ?? Infinity);
+  /** The ended utterances whose final transcripts are still awaited, oldest first. */
+  get awaiting(): readonly { startSample: number; endSample: number }[] {
+    return this.#awaited;
   }
 
   /** True while a dictation is open. */
@@ -273,7 +270,7 @@ export class UserListener {
     vadStop: number,
     span: { startSample: number; endSample: number },
   ): void {
-    this.#awaited.push(span.endSample);
+    this.#awaited.push(span);
     this.#delivery = this.#delivery.then(async () => {
       try {
         await this.#handOn(final, vadStop, span);

@@ -90,6 +90,27 @@ export function evalCommand(): Command {
         .choices(['realtime', 'fast'])
         .default('realtime'),
     );
+  command
+    .option(
+      '--speech-complexity <presets>',
+      "audio mode, local bots: the caller follows tau2-bench's speech-complexity presets " +
+        '(control, regular, control_audio, control_accents, control_behavior, ' +
+        'control_audio_accents, control_audio_behavior, control_accents_behavior; comma-separated, ' +
+        "repeatable): each tau2 task's config from its suite's tasks_voice.json, other scenarios " +
+        'sampled from the preset. Several presets run the scenarios once each, in RUN/<preset>/, ' +
+        'and RUN/report.html puts them side by side',
+      collect,
+    )
+    .option(
+      '--caller-effects <file.json>',
+      "audio mode, local bots: one caller config for every scenario, in tau2's tasks_voice.json " +
+        'schema (fields left out are the control preset)',
+    )
+    .option(
+      '--noise-dir <dir>',
+      "with caller effects: WAV recordings named like tau2's sounds (dog_bark.wav...) used in " +
+        'place of the built-in stand-ins',
+    );
   // Audio mode: the local bots' speech engines, as `scenaro serve` takes them, a voice per bot.
   addVoiceOptions(command, 'local-bots')
     .option('--retries <n>', 'retries of a scenario that failed for infrastructure reasons', '2')

@@ -12,6 +12,10 @@
  * (wall time: on the fast clock audio time stands still while nobody speaks) ends the
  * conversation with `[NO_RESPONSE]`; a segment longer than `maxTurnMs` of audio time ends it with
  * `[TURN_TOO_LONG]`.
+ *
+ * With `duplex` (fast clock), the bots may talk over each other (see `duplex.ts`): the relay
+ * steps in lockstep with the bots' ears, cuts a bot's speech where it was interrupted, and runs
+ * the user's audio through the caller's line.
  */
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { BotEventHandlers } from './bot-events.js';
@@ -19,6 +23,8 @@ import type { BotConnection } from './bot-connection.js';
 import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
 import type { RelayClock } from './audio-timeline.js';
 import type { TurnRelay } from './relay.js';
+import { Duplex, heardSentences } from './duplex.js';
+import type { DuplexOptions, DuplexSegment } from './duplex.js';
 import type { AudioRecord, BotRole, BotTurn, SpeechSegment, StopReason } from './types.js';
 
 export interface AudioRelayOptions {
@@ -42,6 +48,8 @@ export interface AudioRelayOptions {
   maxTurnMs?: number;
   /** Receives bridge-log lines. */
   log: (line: string) => void;
+  /** Fast clock: full duplex (lockstep, cuts, the caller's line). */
+  duplex?: DuplexOptions;
 }
 
 /** A segment while it is being spoken and relayed. */
@@ -57,6 +65,9 @@ interface OpenSegment {
   stopped: boolean;
   /** Utterances the other bot had heard when the segment began. */
   earsAtStart: number;
+  /** Chunks relayed. */
+  sent: number;
+  duplex?: DuplexSegment;
 }
 
 /** What a bot reported hearing: its VAD's utterances and its final transcripts. */
@@ -103,13 +114,24 @@ export class AudioRelay implements TurnRelay {
   };
   #waiter: Waiter | undefined;
   #kickedOff = false;
+  readonly #duplex: Duplex | undefined;
   readonly handlers: BotEventHandlers;
 
   constructor(options: AudioRelayOptions) {
     this.#options = options;
+    const tailMs = options.tailMs ?? 1600;
+    this.#duplex = options.duplex
+      ? new Duplex(options.duplex, {
+          timeline: () => this.#timeline,
+          bot: options.bot,
+          log: (line) => this.#logLine('--', line),
+          tailMs,
+        })
+      : undefined;
     this.#timeline = new AudioTimeline({
+      ...(this.#duplex ? { filter: this.#duplex.filter() } : {}),
       clock: options.clock,
-      tailMs: options.tailMs ?? 1600,
+      tailMs,
       stallMs: options.responseTimeoutMs ?? SLOW_RESPONSE_MS,
       send: (role, pcm) => options.bot(role).sendAudio(pcm, RELAY_SAMPLE_RATE),
       onError: (err) => this.#logLine('!!', `audio frame not relayed: ${(err as Error).message}`),
@@ -131,8 +153,12 @@ export class AudioRelay implements TurnRelay {
       'tts-text': (role, event) => {
         const segment = this.#open[role];
         if (segment) segment.said += event.text;
+        const sentences = segment?.duplex?.sentences;
+        if (sentences)
+          this.#timeline.queued(role, (chunks) => sentences.push({ text: event.text, chunks }));
       },
       heard: (role, event) => {
+        if (event.final && role === 'user') this.#duplex?.userHeard(event.text);
         if (event.final) this.#ears[role].finals++;
         if (event.final && event.text.trim()) this.#heard(role, event.text.trim());
         this.#hearing(role);
@@ -149,12 +175,29 @@ export class AudioRelay implements TurnRelay {
       'turn-complete': (role, event) => {
         // A turn with nothing to say (no speech synthesized or playing) ends here.
         if (this.#open[role] || this.#synthesizing[role]) return;
+        if (role === 'user') this.#duplex?.userSaidNothing();
         this.#deliver(role, { ...event.turn, timing: this.#instant() });
       },
       metrics: (role, event) => {
         for (const { processor, value } of event.ttfb) {
           (this.#ttfb[role][processor] ??= []).push(value);
         }
+      },
+      ...(this.#duplex ? this.#duplexHandlers(this.#duplex) : {}),
+    };
+  }
+
+  /** The events only full duplex cares about. */
+  #duplexHandlers(duplex: Duplex): BotEventHandlers {
+    return {
+      interrupted: (role) => {
+        // What is still to play of its speech is cut, where its ears say it stopped.
+        const last = this.#segments.findLast((s) => s.role === role);
+        if (last) duplex.lockstep.interrupted(role, last.tag);
+      },
+      'heard-through': (role, event) => duplex.lockstep.heard(role, event),
+      'function-call-started': (role) => {
+        if (role === 'agent') duplex.toolCalls.push(this.now() / 1000);
       },
     };
   }
@@ -255,6 +298,7 @@ export class AudioRelay implements TurnRelay {
   }
 
   dispose(): void {
+    this.#duplex?.dispose();
     this.#timeline.stop();
     this.#waiter?.resolve('timeout');
     this.#waiter = undefined;
@@ -271,22 +315,33 @@ export class AudioRelay implements TurnRelay {
         .filter((s) => s.startSample !== undefined || s.said !== '')
         .map((s) => this.#segment(s)),
       ttfb: this.#ttfb,
+      ...(this.#duplex
+        ? { callerEvents: this.#duplex.events(), toolCalls: [...this.#duplex.toolCalls] }
+        : {}),
     };
   }
 
   #segment(s: OpenSegment): SpeechSegment {
     const start = s.startSample ?? s.endSample ?? this.#timeline.position;
+    const said = this.#said(s);
     const segment: SpeechSegment = {
       role: s.role,
       start: seconds(start),
       end: seconds(s.endSample ?? start),
-      said: s.said,
+      said,
       heard: s.heard.join(' '),
     };
     const latency = this.#latency(s);
     if (latency !== undefined) segment.latencyMs = latency;
-    if (s.said.trim() === '') segment.interrupted = true;
+    if (said.trim() === '' || s.duplex?.cut) segment.interrupted = true;
     return segment;
+  }
+
+  /** What was heard of what `s` said: its played sentences when its speech was cut. */
+  #said(s: OpenSegment): string {
+    if (!s.duplex) return s.said;
+    s.duplex.cut = this.#timeline.wasCut(s.role, s.tag);
+    return heardSentences(s.duplex, s.said, s.sent);
   }
 
   /**
@@ -328,6 +383,8 @@ export class AudioRelay implements TurnRelay {
       heard: [],
       stopped: false,
       earsAtStart: this.#ears[other(role)].utterances,
+      sent: 0,
+      ...(this.#duplex ? { duplex: this.#duplex.segment(role) } : {}),
     };
     this.#segments.push(segment);
     this.#open[role] = segment;
@@ -342,9 +399,12 @@ export class AudioRelay implements TurnRelay {
     this.#timeline.endSegment(role);
   }
 
-  #sent(_role: BotRole, tag: number, position: number): void {
+  #sent(role: BotRole, tag: number, position: number): void {
     const segment = this.#segments[tag];
     if (!segment) return;
+    if (segment.startSample === undefined && segment.duplex)
+      this.#duplex?.lockstep.playing(role, segment.duplex.reply, position);
+    segment.sent++;
     segment.startSample ??= position;
     segment.endSample = position + CHUNK_SAMPLES;
   }
@@ -352,9 +412,10 @@ export class AudioRelay implements TurnRelay {
   #drained(role: BotRole, tag: number): void {
     const segment = this.#segments[tag];
     if (!segment || !segment.stopped) return;
+    const said = this.#said(segment);
     const turn: BotTurn = {
-      text: segment.said.trim(),
-      interrupted: segment.said.trim() === '',
+      text: said.trim(),
+      interrupted: said.trim() === '' || segment.duplex?.cut === true,
       timing: this.#timing(segment),
     };
     this.#deliver(role, turn);

@@ -16,10 +16,18 @@
  * bots spend thinking: an answer starts on the first grid point after that silence. When a
  * speaking bot delivers nothing for `stallMs` of wall time, the fast clock steps in real time
  * until it does (a bot stuck mid-speech still runs into the turn's time limit).
+ *
+ * A {@link StepFilter} sees both chunks of every step and says what each bot hears and what is
+ * recorded (the caller's line effects), and on the fast clock whether a step may be taken (a
+ * relay in lockstep with the bots' ears). {@link AudioTimeline.cut} drops the rest of a bot's
+ * speech from a position on (the bot was interrupted).
  */
 import { Resampler, downmixPcm16ToMono } from '@scenaro/agent';
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
+import type { Chunk, StepFilter } from './step-filter.js';
 import type { BotRole } from './types.js';
+
+export type { Chunk, StepFilter, StepOutput } from './step-filter.js';
 
 /** The relayed streams' sample rate. */
 export const RELAY_SAMPLE_RATE = 16_000;
@@ -67,11 +75,8 @@ export interface AudioTimelineOptions {
   stallMs?: number;
   /** A frame could not be converted. */
   onError?: (err: unknown) => void;
-}
-
-interface Chunk {
-  pcm: Uint8Array;
-  tag: number | undefined;
+  /** Shapes every step (the caller's line, lockstep). */
+  filter?: StepFilter;
 }
 
 /** The speech of one bot on its way to the other bot's microphone. */
@@ -94,6 +99,12 @@ class Stream {
   underflows = 0;
   /** Fast clock: chunks of silence still owed after speech. */
   owed = 0;
+  /** Chunks queued per segment, ever. */
+  readonly appended = new Map<number, number>();
+  /** Segments whose speech was cut: audio of theirs that still arrives is dropped. */
+  readonly dropped = new Set<number>();
+  /** Segments up to `through` are dropped once the timeline reaches `at`. */
+  cut: { at: number; through: number } | undefined;
   chain: Promise<void> = Promise.resolve();
   resampler: { rate: number; resampler: Promise<Resampler> } | undefined;
 
@@ -126,6 +137,8 @@ class Stream {
   }
 
   #queue(pcm: Uint8Array): void {
+    if (this.tag !== undefined && this.dropped.has(this.tag)) return;
+    if (this.tag !== undefined) this.appended.set(this.tag, (this.appended.get(this.tag) ?? 0) + 1);
     this.chunks.push({ pcm, tag: this.tag });
     if (this.tag !== undefined) this.pending.set(this.tag, (this.pending.get(this.tag) ?? 0) + 1);
   }
@@ -192,6 +205,46 @@ export class AudioTimeline {
     this.#kick();
   }
 
+  /**
+   * `source` was interrupted: what it has queued or still sends of its segments up to `through`
+   * goes out until the timeline reaches `position` and is dropped from there (at once when the
+   * timeline is past it).
+   */
+  cut(source: BotRole, position: number, through: number): void {
+    const stream = this.#streams[source];
+    stream.cut = { at: Math.max(position, this.#position), through };
+    this.#kick();
+  }
+
+  /**
+   * Once the audio of `source` received so far is in: `fn` with the chunks its current segment
+   * has queued (a partial chunk counts).
+   */
+  queued(source: BotRole, fn: (chunks: number) => void): void {
+    const stream = this.#streams[source];
+    stream.chain = stream.chain.then(() => {
+      const tag = stream.tag;
+      if (tag === undefined) return;
+      fn((stream.appended.get(tag) ?? 0) + (stream.partial.length > 0 ? 1 : 0));
+    });
+  }
+
+  /** Was some of segment `tag` of `source` cut? */
+  wasCut(source: BotRole, tag: number): boolean {
+    return this.#streams[source].dropped.has(tag);
+  }
+
+  /** Is `source` speaking (a burst going out, or speech waiting to)? */
+  isSpeaking(source: BotRole): boolean {
+    const stream = this.#streams[source];
+    return stream.bursting || stream.chunks.length > 0;
+  }
+
+  /** Something a step depends on changed (a filter's condition): step again if there is more. */
+  poke(): void {
+    this.#kick();
+  }
+
   stop(): void {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
@@ -247,6 +300,26 @@ export class AudioTimeline {
     stream.tag = undefined;
     stream.ended.add(tag);
     if ((stream.pending.get(tag) ?? 0) === 0) this.#drained(stream, tag);
+  }
+
+  /** The cut is reached: drop what `stream` has queued, and what still comes of its segments. */
+  #dropQueued(stream: Stream, through: number): void {
+    stream.cut = undefined;
+    const cut = (tag: number | undefined) => tag !== undefined && tag <= through;
+    if (cut(stream.tag)) {
+      stream.dropped.add(stream.tag!);
+      stream.partial = new Uint8Array(0);
+    }
+    const dropped = stream.chunks.filter((c) => cut(c.tag));
+    stream.chunks.splice(0, stream.chunks.length, ...stream.chunks.filter((c) => !cut(c.tag)));
+    if (dropped.length > 0) stream.bursting = false;
+    for (const chunk of dropped) {
+      if (chunk.tag === undefined) continue;
+      stream.dropped.add(chunk.tag);
+      const left = (stream.pending.get(chunk.tag) ?? 1) - 1;
+      stream.pending.set(chunk.tag, left);
+      if (left === 0 && stream.ended.has(chunk.tag)) this.#drained(stream, chunk.tag);
+    }
   }
 
   #drained(stream: Stream, tag: number): void {
@@ -326,7 +399,16 @@ export class AudioTimeline {
   #canStepFast(): boolean {
     const { agent, user } = this.#streams;
     if (agent.starved || user.starved) return false;
-    if (agent.chunks.length > 0 || user.chunks.length > 0 || agent.owed > 0 || user.owed > 0)
+    const filter = this.#options.filter;
+    const queued = { agent: agent.chunks.length > 0, user: user.chunks.length > 0 };
+    if (filter && !filter.mayStep(this.#position, queued)) return false;
+    if (
+      queued.agent ||
+      queued.user ||
+      agent.owed > 0 ||
+      user.owed > 0 ||
+      filter?.busy(this.#position)
+    )
       return true;
     // Nothing to send: stop on the grid, where the next burst will start.
     return !this.#onGrid(this.#position);
@@ -339,12 +421,20 @@ export class AudioTimeline {
   /** One 16 ms step: a chunk to each bot, speech or silence. */
   #step(): void {
     const position = this.#position;
-    for (const stream of [this.#streams.user, this.#streams.agent]) {
-      const chunk = this.#release(stream, position);
+    const { user, agent } = this.#streams;
+    const chunks = { user: this.#release(user, position), agent: this.#release(agent, position) };
+    const out = this.#options.filter?.step(position, chunks.user, chunks.agent);
+    const sent = {
+      user: out ? { heard: out.toAgent, recorded: out.toAgent } : undefined,
+      agent: out ? { heard: out.toUser, recorded: out.agentRecord } : undefined,
+    };
+    for (const stream of [user, agent]) {
+      const chunk = chunks[stream.source];
       const listener: BotRole = stream.source === 'agent' ? 'user' : 'agent';
-      stream.recording.push(chunk?.pcm ?? SILENCE_CHUNK);
+      const shaped = sent[stream.source];
+      stream.recording.push(shaped?.recorded ?? chunk?.pcm ?? SILENCE_CHUNK);
       try {
-        this.#options.send(listener, chunk?.pcm ?? SILENCE_CHUNK);
+        this.#options.send(listener, shaped?.heard ?? chunk?.pcm ?? SILENCE_CHUNK);
       } catch {
         // the bot went away: the bridge hears of it from the connection
       }
@@ -364,6 +454,7 @@ export class AudioTimeline {
 
   /** The chunk `stream` sends at `position`, or undefined for silence (the jitter buffer). */
   #release(stream: Stream, position: number): Chunk | undefined {
+    if (stream.cut && position >= stream.cut.at) this.#dropQueued(stream, stream.cut.through);
     if (position < this.#holdUntil) return undefined;
     if (!stream.bursting) {
       const fast = this.#options.clock === 'fast';
@@ -372,7 +463,9 @@ export class AudioTimeline {
         (stream.chunks.length > 0 && !stream.speaking && stream.inFlight === 0) ||
         (fast && stream.chunks.length > 0);
       // Fast clock: an answer starts once the other side's speech has had its silence.
-      const waiting = fast && this.#streams[stream.source === 'agent' ? 'user' : 'agent'].owed > 0;
+      const waiting =
+        (fast && this.#streams[stream.source === 'agent' ? 'user' : 'agent'].owed > 0) ||
+        this.#options.filter?.mayStart(stream.source, position) === false;
       if (!buffered || waiting || !this.#onGrid(position)) return undefined;
       stream.bursting = true;
       stream.underflows = 0;

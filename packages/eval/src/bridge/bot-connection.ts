@@ -53,10 +53,13 @@ export class BotConnection {
 
   /** Connect (with retries and exponential backoff) and complete the handshake. */
   static async open(options: BotConnectionOptions): Promise<BotConnection> {
-    const log = (direction: string, text: string) =>
+    const log = (direction: string, text: string) => {
+      // The ears' lockstep reports (one per chunk heard) are not worth a line each.
+      if (text.includes('"type":"audio-heard"')) return;
       options.log?.(
         `${new Date().toISOString()} | ${options.role.padEnd(5)} | ${direction} | ${text}`,
       );
+    };
     const attempts = options.attempts ?? 5;
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {

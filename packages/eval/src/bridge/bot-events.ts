@@ -51,7 +51,17 @@ export type BotEvent =
   | { kind: 'heard'; text: string; final: boolean }
   /** `user-started-speaking` / `user-stopped-speaking`: the bot's VAD heard speech begin or end. */
   | { kind: 'hearing-started' }
-  | { kind: 'hearing-stopped' };
+  | { kind: 'hearing-stopped' }
+  /** `bot-interrupted`: the bot stopped its turn and its speech (it heard the other speak). */
+  | { kind: 'interrupted' }
+  /** `server-message {type: "audio-heard"}`: how much of its input the bot has heard, settled. */
+  | {
+      kind: 'heard-through';
+      samples: number;
+      sampleRate: number;
+      /** The bot hears speech there. */
+      speaking: boolean;
+    };
 
 /** The handler of each event kind a consumer cares about. */
 export type BotEventHandlers = {
@@ -99,6 +109,20 @@ const SERVER_MESSAGES = new Map<string, (data: JsonObject) => BotEvent | undefin
       return { kind: 'turn-complete', turn };
     },
   ],
+  [
+    'audio-heard',
+    (data) => {
+      const samples = data['samples'];
+      const rate = data['sample_rate'];
+      if (typeof samples !== 'number' || !Number.isFinite(samples)) return undefined;
+      return {
+        kind: 'heard-through',
+        samples,
+        sampleRate: typeof rate === 'number' && rate > 0 ? rate : 16_000,
+        speaking: data['speaking'] === true,
+      };
+    },
+  ],
 ]);
 
 function serverMessage(data: unknown): BotEvent | undefined {
@@ -141,6 +165,7 @@ const RTVI_EVENTS = new Map<string, (data: unknown) => BotEvent | undefined>([
   ],
   ['user-started-speaking', () => ({ kind: 'hearing-started' })],
   ['user-stopped-speaking', () => ({ kind: 'hearing-stopped' })],
+  ['bot-interrupted', () => ({ kind: 'interrupted' })],
   ['bot-llm-text', (data) => ({ kind: 'llm-text', text: textOf(data) })],
   ['bot-llm-started', () => ({ kind: 'llm-started' })],
   ['bot-llm-stopped', () => ({ kind: 'llm-stopped' })],

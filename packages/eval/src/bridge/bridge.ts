@@ -13,6 +13,7 @@ import { parseFinalResponseText } from '@scenaro/sdk/protocol';
 import type { GetContextHistoryResult, GetScenarioSummaryResult } from '@scenaro/sdk/protocol';
 import { AudioRelay } from './audio-relay.js';
 import type { RelayClock } from './audio-timeline.js';
+import type { DuplexOptions } from './duplex.js';
 import { dispatchBotEvent } from './bot-events.js';
 import type { BotEventHandlers } from './bot-events.js';
 import { BotConnection, BotConnectError } from './bot-connection.js';
@@ -75,6 +76,11 @@ export interface AudioModeOptions {
   responseTimeoutSeconds?: number;
   /** Longest turn, audio time, s. @default 600 */
   maxTurnSeconds?: number;
+  /**
+   * Fast clock, bots that report what they hear (`VoiceOptions.reportHeard`): full duplex, the
+   * bots may talk over each other; with `caller`, the user's audio goes through the caller's line.
+   */
+  duplex?: DuplexOptions;
 }
 
 /** Run one scenario through two bots. Never throws: failures are reported in `run.failure`. */
@@ -132,6 +138,7 @@ class Bridge {
             ? { responseTimeoutMs: audio.responseTimeoutSeconds * 1000 }
             : {}),
           ...(audio.maxTurnSeconds !== undefined ? { maxTurnMs: audio.maxTurnSeconds * 1000 } : {}),
+          ...(audio.duplex ? { duplex: audio.duplex } : {}),
         })
       : undefined;
     this.#relay =
@@ -189,6 +196,8 @@ class Bridge {
       });
       await this.#audio?.settle();
       this.#audio?.dispose();
+      // Full duplex: turns that overlapped were recorded as they ended; list them as they began.
+      if (this.#options.audio?.duplex) this.#run.turns.sort((a, b) => a.start - b.start);
       await this.#pull();
     } catch (err) {
       this.#fail(err);

@@ -3,6 +3,7 @@
  * are made from.
  */
 import type { GetScenarioSummaryResult } from '@scenaro/sdk/protocol';
+import type { CallerLineEvent } from './caller-line.js';
 
 /** Which bot: the agent under test or the user simulator. */
 export type BotRole = 'agent' | 'user';
@@ -130,4 +131,8 @@ export interface AudioRecord {
   segments: SpeechSegment[];
   /** Times to first byte from the bots' `metrics`, seconds, by side and processor. */
   ttfb: Record<BotRole, Record<string, number[]>>;
+  /** Full duplex: the caller's line events (effects and behaviours), in order of their end. */
+  callerEvents?: CallerLineEvent[];
+  /** Full duplex: when the agent started tool calls, seconds. */
+  toolCalls?: number[];
 }

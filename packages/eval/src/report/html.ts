@@ -10,6 +10,7 @@
  * @module
  */
 import { audioOverview } from './audio.js';
+import { interactionOverview } from './interaction.js';
 import type { DomainAggregate, RunAggregate } from '../scoring/aggregate.js';
 import type { Rate } from '../scoring/statistics.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
@@ -284,7 +285,7 @@ ${banners.map((b) => `<div class="banner">${esc(b)}</div>`).join('\n')}
 </div>
 ${causesSection(metrics)}
 ${audioOverview(metrics)}
-<h2>Domains</h2>
+${interactionOverview(metrics)}<h2>Domains</h2>
 ${domainTable(a.per_domain)}
 ${passK}
 <h2>Scenarios</h2>

@@ -48,6 +48,11 @@ export interface LocalBots {
   token: string;
   agent: BotServer;
   user: BotServer;
+  /**
+   * Start another user bot, the same but for its voice (a caller persona's); its URL. Its
+   * text-to-speech engine is closed with the bots (the rest of the voice is the user bot's).
+   */
+  addUser(voice: VoiceOptions): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -102,23 +107,31 @@ export async function startLocalBots(options: LocalBotsOptions): Promise<LocalBo
     modelFactory(options.agentLlm, heard ? createListeningAgentModel : createReferenceAgentModel),
     options.voice?.agent,
   );
-  const user = await listen(
-    modelFactory(options.userLlm, heard ? createListeningUserModel : createScriptedUserModel),
-    options.voice?.user,
+  const userModel = modelFactory(
+    options.userLlm,
+    heard ? createListeningUserModel : createScriptedUserModel,
   );
+  const user = await listen(userModel, options.voice?.user);
+  const others: { server: BotServer; voice: VoiceOptions }[] = [];
   return {
     agentUrl: agent.url,
     userUrl: user.url,
     token,
     agent,
     user,
+    async addUser(voice) {
+      const server = await listen(userModel, voice);
+      others.push({ server, voice });
+      return server.url;
+    },
     async close() {
-      await Promise.allSettled([agent.close(), user.close()]);
+      await Promise.allSettled([agent, user, ...others.map((o) => o.server)].map((s) => s.close()));
       const { voice } = options;
       if (voice)
         await Promise.allSettled(
           [voice.agent, voice.user].flatMap((v) => [v.stt?.close(), v.tts?.close()]),
         );
+      await Promise.allSettled(others.map((o) => o.voice.tts?.close()));
     },
   };
 }

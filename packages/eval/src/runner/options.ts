@@ -12,6 +12,7 @@ import type { JudgeSettings, ScorerName } from '../scoring/score.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
 import type { LlmSettings } from './bots.js';
 import type { SpeechSettings } from './voices.js';
+import type { CallerEffects, SpeechComplexity } from '../caller/config.js';
 
 /** Everything a run can be told. */
 export interface EvaluationOptions {
@@ -74,6 +75,21 @@ export interface EvaluationOptions {
    * registry. Ignored when `voice` is given.
    */
   speech?: SpeechSettings;
+  /**
+   * Audio mode, local bots: tau2-bench's speech-complexity presets the caller follows (each
+   * scenario's config from its suite's `tasks_voice.json` for the tau2 domains, else sampled from
+   * the preset). Several presets run the scenarios once per preset, each in a folder of the run
+   * named after it, with a comparison of the presets in the run's `report.html`.
+   */
+  speechComplexity?: SpeechComplexity[];
+  /** Audio mode, local bots: one caller config (tau2's `tasks_voice.json` schema) for every scenario. */
+  callerEffects?: CallerEffects;
+  /** The file `callerEffects` was read from (for the record). */
+  callerEffectsFile?: string;
+  /** With caller effects: recordings named like tau2's sounds, in place of the stand-ins. */
+  noiseDir?: string;
+  /** Audio mode, local agent bot: its interruption strategy, `any` or `min-words:N`. @default 'any' */
+  interruption?: string;
 }
 
 /** What a run produced. */
@@ -86,4 +102,18 @@ export interface EvaluationResult {
   /** Every scenario's metrics (resumed ones read back), in the order of the work. */
   metrics: ScenarioMetrics[];
   aggregate: RunAggregate;
+  /** Several speech-complexity presets: each one's run. */
+  presets?: PresetRun[];
+}
+
+/** One preset's run in a run of several. */
+export interface PresetRun {
+  preset: SpeechComplexity;
+  /** Its folder in the run. */
+  dir: string;
+  ran: number;
+  resumed: number;
+  aggregate: RunAggregate;
+  /** Wall time this invocation spent on it, seconds. */
+  wallSeconds: number;
 }

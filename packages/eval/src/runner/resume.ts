@@ -32,6 +32,10 @@ export const RUN_DEFINING_OPTIONS = {
   mode: '--mode',
   audioClock: '--audio-clock',
   speech: '--stt/--tts and the other voice flags',
+  speechComplexity: '--speech-complexity',
+  callerEffects: '--caller-effects',
+  noiseDir: '--noise-dir',
+  interruption: '--interruption',
 } as const satisfies Partial<Record<keyof EvaluationOptions, string>>;
 
 type RunDefiningKey = keyof typeof RUN_DEFINING_OPTIONS;

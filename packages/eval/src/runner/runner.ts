@@ -26,10 +26,20 @@ import { checkSameWork, optionsForRun } from './resume.js';
 import { recordInvocation } from './run-args.js';
 import { outcomeOf, runOneScenario } from './scenario-run.js';
 import type { BotEndpoints, ScenarioRunContext } from './scenario-run.js';
-import { localVoices } from './voices.js';
+import { localSpeechSettings, localVoices } from './voices.js';
+import type { CallerSounds } from '../caller/sound-bank.js';
+import { checkCallerOptions, duplexVoices, hasCallers, isDuplex } from './caller-run.js';
+import type { RunCallerParts } from './caller-run.js';
+import { CallerVoices } from './caller-voices.js';
+import { RunCallers, runSounds } from './callers.js';
+import { writeRunInteraction } from './interaction-files.js';
+import { runPresets } from './presets.js';
+
+/** Full duplex: how long a recognizer's final waits for it to print (wall time), ms. */
+const DUPLEX_FINAL_TIMEOUT_MS = 8000;
 
 /** Where a run keeps its files. */
-interface RunFolders {
+export interface RunFolders {
   runDir: string;
   /** Where the run-level files go: the run folder, or a shard's folder in it. */
   filesDir: string;
@@ -37,8 +47,25 @@ interface RunFolders {
 
 /** Run an evaluation. Throws only when the run itself cannot be carried out. */
 export async function runEvaluation(given: EvaluationOptions): Promise<EvaluationResult> {
+  checkCallerOptions(given);
   const folders = runFolders(given);
   const { options, recordedWork } = await optionsForRun(given, folders.runDir, folders.filesDir);
+  checkCallerOptions(options);
+  if ((options.speechComplexity?.length ?? 0) > 1)
+    return runPresets(options, folders, recordedWork, { planRunWork, runWork, startShared });
+  return runWork(options, folders, recordedWork);
+}
+
+/**
+ * Run the work of `options` into `folders`. `shared`: the bots (and callers' sounds and voices)
+ * of a run of several presets; without it they are started here and closed at the end.
+ */
+export async function runWork(
+  options: EvaluationOptions,
+  folders: RunFolders,
+  recordedWork: readonly string[] | undefined,
+  shared?: SharedRun,
+): Promise<EvaluationResult> {
   const dataRoot = options.dataRoot;
   if (dataRoot === undefined) throw new Error('a data root is required (dataRoot)');
   const minAgentTurns = options.minAgentTurns ?? 3;
@@ -55,19 +82,22 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
   for (const metrics of results.values())
     progress.finished(metrics.scenario_name, outcomeOf(metrics), 'resumed');
 
-  const dbCache = new DbCache();
-  const audio = audioMode(options);
-  const bots = await startBotsIfLocal(options, work, { dataRoot, dbCache, audio, progress });
+  const run = shared ?? (await startShared(options, work, progress));
+  const callers = run.callerParts
+    ? await withCallers(run.callerParts, options, dataRoot)
+    : undefined;
   const context: ScenarioRunContext = {
     runDir: folders.runDir,
     dataRoot,
-    dbCache,
-    bots: bots.endpoints,
-    audio,
+    dbCache: run.dbCache,
+    bots: run.endpoints,
+    audio: audioMode(options),
     options,
     minAgentTurns,
     progress,
     expected: new Map(),
+    ...(callers ? { callers } : {}),
+    panel: isDuplex(options),
   };
   try {
     await inPool(todo, options.concurrency ?? 4, async (item) => {
@@ -75,13 +105,14 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
     });
   } finally {
     progress.end();
-    await bots.local?.close();
+    if (!shared) await run.close();
   }
 
   const metrics = work
     .map((w) => results.get(w.key))
     .filter((m): m is ScenarioMetrics => m !== undefined);
   const aggregate = await finishRun(folders.filesDir, metrics, { minAgentTurns });
+  await writeRunInteraction(folders.filesDir, metrics);
   return {
     ...folders,
     ran: todo.length,
@@ -89,6 +120,65 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
     metrics,
     aggregate,
   };
+}
+
+/** What the scenarios of a run (of every preset of it) share: the bots, the callers' parts. */
+export interface SharedRun {
+  dbCache: DbCache;
+  endpoints: BotEndpoints;
+  /** With caller effects: the sounds and the personas' voices. */
+  callerParts?: { sounds: CallerSounds; voices: CallerVoices };
+  close(): Promise<void>;
+}
+
+/** Start what the scenarios of `work` share. */
+async function startShared(
+  options: EvaluationOptions,
+  work: readonly WorkItem[],
+  progress: ProgressDisplay,
+): Promise<SharedRun> {
+  const dbCache = new DbCache();
+  const audio = audioMode(options);
+  const bots = await startBotsIfLocal(options, work, {
+    dataRoot: options.dataRoot ?? '',
+    dbCache,
+    audio,
+    progress,
+  });
+  const close = async () => void (await bots.local?.close());
+  if (!hasCallers(options) || !bots.local || !bots.voices) {
+    return { dbCache, endpoints: bots.endpoints, close };
+  }
+  try {
+    const sounds = await runSounds(options.noiseDir);
+    const voices = new CallerVoices({
+      bots: bots.local,
+      clock: audio?.clock ?? 'fast',
+      userVoice: bots.voices.user,
+      ...(options.voice ? {} : { userSettings: (options.speech ?? localSpeechSettings()).user }),
+    });
+    return { dbCache, endpoints: bots.endpoints, callerParts: { sounds, voices }, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The callers of one run (one preset) from the shared parts. */
+async function withCallers(
+  parts: NonNullable<SharedRun['callerParts']>,
+  options: EvaluationOptions,
+  dataRoot: string,
+): Promise<RunCallerParts | undefined> {
+  if (!hasCallers(options)) return undefined;
+  const preset = options.speechComplexity?.[0];
+  const callers = await RunCallers.create({
+    dataRoot,
+    sounds: parts.sounds,
+    ...(preset ? { preset } : {}),
+    ...(options.callerEffects ? { effects: options.callerEffects } : {}),
+  });
+  return { callers, voices: parts.voices };
 }
 
 function runFolders(given: EvaluationOptions): RunFolders {
@@ -100,7 +190,10 @@ function runFolders(given: EvaluationOptions): RunFolders {
 }
 
 /** The scenarios × trials of this run (this shard's share). */
-async function planRunWork(options: EvaluationOptions, dataRoot: string): Promise<WorkItem[]> {
+export async function planRunWork(
+  options: EvaluationOptions,
+  dataRoot: string,
+): Promise<WorkItem[]> {
   const loaded = await loadScenarios(builtInDomains(), options.domains, dataRoot);
   const work = planWork(loaded, {
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
@@ -155,13 +248,18 @@ async function startBotsIfLocal(
     audio: AudioModeOptions | undefined;
     progress: ProgressDisplay;
   },
-): Promise<{ endpoints: BotEndpoints; local?: LocalBots }> {
+): Promise<{
+  endpoints: BotEndpoints;
+  local?: LocalBots;
+  voices?: Record<'agent' | 'user', VoiceOptions>;
+}> {
   const { agentUrl, userUrl } = options;
   const local = !agentUrl || !userUrl;
   if (options.speech && !local)
     throw new Error('speech settings are for the local bots; the bots given have their own voices');
   if (!local) return { endpoints: { agentUrl, userUrl, token: options.token } };
-  const voice = run.audio ? await localBotVoices(run.audio.clock, options) : undefined;
+  const built = run.audio ? await localBotVoices(run.audio.clock, options) : undefined;
+  const voice = built && isDuplex(options) ? duplexVoices(built, options) : built;
   const bots = await startLocalBots({
     domains: new Set(work.map((w) => w.domain)),
     dataRoot: run.dataRoot,
@@ -178,6 +276,7 @@ async function startBotsIfLocal(
       token: bots.token,
     },
     local: bots,
+    ...(voice ? { voices: voice } : {}),
   };
 }
 
@@ -186,7 +285,12 @@ async function localBotVoices(
   clock: RelayClock,
   options: EvaluationOptions,
 ): Promise<Record<'agent' | 'user', VoiceOptions>> {
-  return localVoices(clock, options.voice, options.speech);
+  // Full duplex: the bots hear in step with the relay, so a recognizer that prints nothing for
+  // long is stuck on noise, not decoding a long utterance at once.
+  const tuning = isDuplex(options)
+    ? { stt: { pocketsphinx: { finalTimeoutMs: DUPLEX_FINAL_TIMEOUT_MS } } }
+    : undefined;
+  return localVoices(clock, options.voice, options.speech, tuning);
 }
 
 /** Run `task` over `items`, at most `concurrency` at once, in order of `items`. */

@@ -18,6 +18,9 @@ import type { ScenarioMetrics } from '../scoring/types.js';
 import { conversationWav } from './audio-files.js';
 import type { EvaluationOptions } from './options.js';
 import type { ProgressDisplay } from './progress.js';
+import { scenarioCaller } from './caller-run.js';
+import type { RunCallerParts, ScenarioCallerSetup } from './caller-run.js';
+import { writeScenarioInteraction } from './interaction-files.js';
 
 /** Where the bots of a run listen. */
 export interface BotEndpoints {
@@ -38,6 +41,10 @@ export interface ScenarioRunContext {
   progress: ProgressDisplay;
   /** Expected end states by scenario name (trials of a scenario share one replay). */
   expected: Map<string, Promise<ExpectedState>>;
+  /** With caller effects: the callers' configs and voices. */
+  callers?: RunCallerParts;
+  /** Full duplex: the bots may talk over each other, and each scenario gets its panel. */
+  panel?: boolean;
 }
 
 /** Run, score and write one scenario; its metrics are what `metrics.json` holds. */
@@ -47,13 +54,17 @@ export async function runOneScenario(
 ): Promise<ScenarioMetrics> {
   const dir = join(context.runDir, item.key);
   const expected = await expectedState(context, item);
-  const run = await bridgeWithRetries(context, item, expected);
-  const metrics = await scoreRun(item, run, expected, {
+  const caller = context.callers ? await scenarioCaller(context.callers, item) : undefined;
+  const run = await bridgeWithRetries(context, item, expected, caller);
+  const scored = await scoreRun(item, run, expected, {
     dir,
     minAgentTurns: context.minAgentTurns,
     scorer: context.options.scorer ?? 'nemo',
     ...(context.options.judge ? { judge: context.options.judge } : {}),
   });
+  const metrics = context.panel
+    ? { ...scored, ...(await writeScenarioInteraction(dir, run.audio, caller)) }
+    : scored;
   await writeScenarioFiles(dir, item.scenario, run, metrics, {
     ...(metrics.db_diff ? { dbDiff: metrics.db_diff } : {}),
     ...(run.audio ? { wav: conversationWav(run.audio) } : {}),
@@ -92,10 +103,12 @@ async function bridgeWithRetries(
   context: ScenarioRunContext,
   item: WorkItem,
   expected: ExpectedState,
+  caller: ScenarioCallerSetup | undefined,
 ): Promise<ScenarioRun> {
   const attempts = (context.options.retries ?? 2) + 1;
   for (let attempt = 1; ; attempt++) {
-    const run = await runBridgedScenario(item.scenario, bridgeOptions(context, item, expected));
+    const options = bridgeOptions(context, item, expected, caller);
+    const run = await runBridgedScenario(item.scenario, options);
     if (!run.failure?.infrastructure || attempt >= attempts) return run;
     context.progress.note(
       `retrying ${item.key} (attempt ${attempt + 1}/${attempts}): ${run.failure.message}`,
@@ -108,11 +121,16 @@ function bridgeOptions(
   context: ScenarioRunContext,
   item: WorkItem,
   expected: ExpectedState,
+  caller: ScenarioCallerSetup | undefined,
 ): BridgeOptions {
-  const { options, bots, audio } = context;
+  const { options, bots } = context;
+  const audio =
+    context.audio && context.panel
+      ? { ...context.audio, duplex: caller?.duplex ?? {} }
+      : context.audio;
   return {
     agentUrl: bots.agentUrl,
-    userUrl: bots.userUrl,
+    userUrl: caller?.userUrl ?? bots.userUrl,
     ...(bots.token !== undefined ? { token: bots.token } : {}),
     domain: item.domain,
     dataRoot: context.dataRoot,

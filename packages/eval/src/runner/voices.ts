@@ -6,7 +6,7 @@
  * clock. Voices given ready-made are only paced.
  */
 import { buildSpeechVoice, engineSettings, speakerVoiceSettings } from '@scenaro/agent';
-import type { VoiceOptions, VoiceSettings } from '@scenaro/agent';
+import type { BuildSpeechVoiceOptions, VoiceOptions, VoiceSettings } from '@scenaro/agent';
 import { RELAY_SAMPLE_RATE } from '../bridge/audio-timeline.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
 
@@ -93,6 +93,7 @@ export async function localVoices(
   clock: RelayClock,
   given?: Record<BotSide, VoiceOptions>,
   speech?: SpeechSettings,
+  tuning?: BuildSpeechVoiceOptions['tuning'],
 ): Promise<Record<BotSide, VoiceOptions>> {
   if (given) return paced(clock, given);
   const settings = speech ?? localSpeechSettings();
@@ -104,6 +105,7 @@ export async function localVoices(
       name: flagName(side, speakers),
       // Engines chosen by name are checked; the defaults are the offline engines.
       check: speech !== undefined,
+      ...(tuning ? { tuning } : {}),
     }).then(async (built) => {
       if (built.warnings.length === 0) return built.voice;
       await release(built.voice);

@@ -20,6 +20,7 @@ import type {
   SideTokenUsage,
   StopReason,
 } from '../bridge/types.js';
+import type { InteractionPanel } from '../interaction/types.js';
 
 /** A signal that does not apply to the scenario. */
 export type NotApplicable = 'N/A';
@@ -238,6 +239,28 @@ export interface ScenarioMetrics {
   failure_attribution?: FailureAttribution;
   /** Audio mode: what the speech between the bots measured. */
   audio?: AudioMetrics;
+  /**
+   * Full-duplex audio runs (caller effects or an interruption strategy): the interaction panel,
+   * without its list of scored events (`interaction_metrics.json` has them).
+   */
+  interaction?: InteractionPanel;
+  /** Runs with caller effects: the scenario's caller. */
+  caller?: CallerSummary;
+}
+
+/** `metrics.json` `caller`: who called, under which preset, and what the line did. */
+export interface CallerSummary {
+  task_id: string;
+  /** The speech-complexity preset (a `--caller-effects` file: its `complexity`). */
+  complexity: string;
+  persona: string;
+  seed: number;
+  /** The task's `tasks_voice.json` entry, the preset sampled, or the `--caller-effects` file. */
+  from: 'tasks_voice' | 'preset' | 'file';
+  /** The voice settings the caller spoke with (absent: the user bot's own voice). */
+  voice?: Record<string, string | number | undefined>;
+  /** The caller's line events by kind (effects and behaviours). */
+  events: Record<string, number>;
 }
 
 /** The classes of {@link FailureAttribution}. */

@@ -1,0 +1,125 @@
+/**
+ * Full duplex on the fast clock: the bots may talk over each other. The relay's share of it: the
+ * {@link Lockstep} with the bots' ears, the caller's line (effects and behaviours, when the
+ * scenario has a caller config), speech cut where a bot was interrupted, the sentences of a cut
+ * segment that were heard, and the times of the agent's tool calls, for the interaction panel.
+ *
+ * @module
+ */
+import type { AudioTimeline, Chunk, StepFilter, StepOutput } from './audio-timeline.js';
+import { CHUNK_SAMPLES, SILENCE_CHUNK } from './audio-timeline.js';
+import type { BotConnection } from './bot-connection.js';
+import { CallerLine } from './caller-line.js';
+import type { CallerLineEvent, CallerLineOptions } from './caller-line.js';
+import { Lockstep } from './lockstep.js';
+import type { BotRole } from './types.js';
+
+/** How a relay runs full duplex. */
+export interface DuplexOptions {
+  /** The caller's line: effects and behaviours (without it the user's audio goes as it is). */
+  caller?: Omit<CallerLineOptions, 'tailChunks'>;
+  /** Chunks the timeline may run ahead of a speaking bot's ears. */
+  windowChunks?: number;
+}
+
+/** One sentence of a segment, and the chunks of the segment queued when its audio was in. */
+interface Sentence {
+  text: string;
+  chunks: number;
+}
+
+/** What the duplex keeps of one segment. */
+export interface DuplexSegment {
+  reply: number;
+  sentences: Sentence[];
+  /** Its speech was cut (the bot was interrupted while it played). */
+  cut: boolean;
+}
+
+/** The duplex share of one audio relay. */
+export class Duplex {
+  readonly line: CallerLine | undefined;
+  readonly lockstep: Lockstep;
+  /** When the agent started tool calls, seconds of audio time. */
+  readonly toolCalls: number[] = [];
+
+  constructor(
+    options: DuplexOptions,
+    parts: {
+      timeline: () => AudioTimeline;
+      bot: (role: BotRole) => BotConnection;
+      log: (line: string) => void;
+      tailMs: number;
+    },
+  ) {
+    this.lockstep = new Lockstep({
+      timeline: parts.timeline,
+      bot: parts.bot,
+      log: parts.log,
+      ...(options.windowChunks !== undefined ? { windowChunks: options.windowChunks } : {}),
+    });
+    this.line = options.caller
+      ? new CallerLine({
+          ...options.caller,
+          tailChunks: Math.ceil((parts.tailMs * 16) / CHUNK_SAMPLES),
+        })
+      : undefined;
+  }
+
+  /** The timeline's filter: the caller's line, within the lockstep. */
+  filter(): StepFilter {
+    const line = this.line;
+    return {
+      step: (position: number, user: Chunk | undefined, agent: Chunk | undefined): StepOutput =>
+        line
+          ? line.step(position, user, agent)
+          : {
+              toAgent: user?.pcm ?? SILENCE_CHUNK,
+              toUser: agent?.pcm ?? SILENCE_CHUNK,
+              agentRecord: agent?.pcm ?? SILENCE_CHUNK,
+            },
+      mayStep: (position, queued) =>
+        this.lockstep.mayStep(position) && (line?.mayStep(position, queued) ?? true),
+      mayStart: (source, position) => line?.mayStart(source, position) ?? true,
+      busy: (position) => (line?.busy() ?? false) || this.lockstep.busy(position),
+    };
+  }
+
+  /** A new segment of `role`. */
+  segment(role: BotRole): DuplexSegment {
+    return { reply: this.lockstep.replyStarted(role), sentences: [], cut: false };
+  }
+
+  /** The user bot heard something final: nothing to answer with releases an interruption. */
+  userHeard(text: string): void {
+    if (text.trim() === '' && this.line?.holding) this.line.release();
+  }
+
+  /** The user bot's turn came with nothing to say. */
+  userSaidNothing(): void {
+    if (this.line?.holding) this.line.release();
+  }
+
+  /** The caller's events, once the conversation is over. */
+  events(): CallerLineEvent[] {
+    const events = [...(this.line?.finish() ?? [])];
+    return events.sort((a, b) => a.end - b.end || a.start - b.start);
+  }
+
+  dispose(): void {
+    this.lockstep.dispose();
+  }
+}
+
+/**
+ * What was heard of a cut segment: the sentences whose audio had all been played (`played`
+ * chunks), joined; all of them when it was not cut.
+ */
+export function heardSentences(segment: DuplexSegment, said: string, played: number): string {
+  if (!segment.cut || segment.sentences.length === 0) return said;
+  return segment.sentences
+    .filter((s) => s.chunks <= played)
+    .map((s) => s.text)
+    .join('')
+    .trim();
+}

@@ -1,0 +1,133 @@
+/**
+ * Lockstep between the fast clock and the bots' ears, so that talking over each other lands at
+ * the same place on every run. On the fast clock a bot's speech reaches the relay long before it
+ * plays, and a bot decides to stop (barge-in) when it hears the other one, in wall time. So:
+ *
+ * - each bot reports how much of its input it has heard with every decision taken, and
+ *   whether it hears speech there (`server-message {type: 'audio-heard', samples, speaking}`,
+ *   `VoiceOptions.reportHeard`); the timeline runs at most {@link LOCKSTEP_WINDOW_CHUNKS} chunks
+ *   ahead of either bot's ears, and it goes on (sending the caller's line, noise included)
+ *   while a bot hears speech and a window past its end, so that a listener whose ears stay open
+ *   on noise hears on as it would on a real line;
+ * - when a bot reports `bot-interrupted`, its speech is cut that window after the last position
+ *   it reported: a place fixed by the audio alone;
+ * - each bot is told where each of its replies started playing (`client-message`
+ *   `audio-playback`), so it knows whether it is still being heard.
+ *
+ * @module
+ */
+import type { AudioTimeline } from './audio-timeline.js';
+import { CHUNK_SAMPLES, RELAY_SAMPLE_RATE } from './audio-timeline.js';
+import type { BotConnection } from './bot-connection.js';
+import type { BotRole } from './types.js';
+
+/** How far the timeline may run ahead of the bots' ears, in chunks (320 ms). */
+export const LOCKSTEP_WINDOW_CHUNKS = 20;
+/** Wall time a speaking bot's ears may stay silent before the timeline goes on without them. */
+const EARS_TIMEOUT_MS = 20_000;
+
+export interface LockstepOptions {
+  timeline: () => AudioTimeline;
+  bot: (role: BotRole) => BotConnection;
+  log: (line: string) => void;
+  /** @default LOCKSTEP_WINDOW_CHUNKS */
+  windowChunks?: number;
+}
+
+/** The relay's side of the lockstep. */
+export class Lockstep {
+  readonly #options: LockstepOptions;
+  readonly #window: number;
+  readonly #heard: Record<BotRole, number> = { agent: 0, user: 0 };
+  /** The bot's ears are in speech at the position it reported. */
+  readonly #hearing: Record<BotRole, boolean> = { agent: false, user: false };
+
+  /** Where the bot's ears last stopped hearing speech. */
+  readonly #quietAt: Partial<Record<BotRole, number>> = {};
+  readonly #reportedAt: Record<BotRole, number> = { agent: 0, user: 0 };
+  readonly #replies: Record<BotRole, number> = { agent: 0, user: 0 };
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #gaveUp = false;
+
+  constructor(options: LockstepOptions) {
+    this.#options = options;
+    this.#window = (options.windowChunks ?? LOCKSTEP_WINDOW_CHUNKS) * CHUNK_SAMPLES;
+    const now = performance.now();
+    this.#reportedAt = { agent: now, user: now };
+  }
+
+  /** `role` has heard `samples` of its input at `sampleRate`, with every decision taken. */
+  heard(role: BotRole, report: { samples: number; sampleRate: number; speaking: boolean }): void {
+    const at = Math.round((report.samples * RELAY_SAMPLE_RATE) / report.sampleRate);
+    this.#heard[role] = at;
+    if (this.#hearing[role] && !report.speaking) this.#quietAt[role] = at;
+    this.#hearing[role] = report.speaking;
+    this.#reportedAt[role] = performance.now();
+    this.#options.timeline().poke();
+  }
+
+  /** Must the timeline go on at `position`: a bot hears speech, or heard it a window ago? */
+  busy(position: number): boolean {
+    for (const role of ['agent', 'user'] as const) {
+      if (this.#hearing[role]) return true;
+      const quiet = this.#quietAt[role];
+      if (quiet === undefined) continue;
+      if (position < quiet + this.#window) return true;
+      delete this.#quietAt[role];
+    }
+    return false;
+  }
+
+  /** May the timeline take the step at `position`? Not a window past either bot's ears. */
+  mayStep(position: number): boolean {
+    for (const role of ['agent', 'user'] as const) {
+      if (position < this.#heard[role] + this.#window) continue;
+      if (performance.now() - this.#reportedAt[role] < EARS_TIMEOUT_MS) {
+        this.#wake();
+        return false;
+      }
+      if (!this.#gaveUp) {
+        this.#gaveUp = true;
+        this.#options.log(`the ${role} bot reports nothing it hears; the relay goes on unlocked`);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * `role` was interrupted: its speech, through segment `through`, is cut a window after the last
+   * position it reported.
+   */
+  interrupted(role: BotRole, through: number): void {
+    this.#options.timeline().cut(role, this.#heard[role] + this.#window, through);
+  }
+
+  /** `role` started a reply (`bot-started-speaking`): its number, as the bot counts them. */
+  replyStarted(role: BotRole): number {
+    return ++this.#replies[role];
+  }
+
+  /** Reply `reply` of `role` started playing at `position`: tell the bot. */
+  playing(role: BotRole, reply: number, position: number): void {
+    this.#options
+      .bot(role)
+      .request('audio-playback', { reply, start: position })
+      .catch((err: unknown) =>
+        this.#options.log(`the ${role} bot took no playback mark: ${(err as Error).message}`),
+      );
+  }
+
+  dispose(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Look again once a silent bot's time is up. */
+  #wake(): void {
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#options.timeline().poke();
+    }, EARS_TIMEOUT_MS + 10);
+  }
+}
