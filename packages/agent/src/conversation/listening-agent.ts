@@ -33,8 +33,8 @@
  *   side") and taken as done at the caller's next turn. A caller who did not
  *   catch a turn ("say that again") hears it again (twice at most in a row).
  *   Faults (`drop-last-action`) are honoured.
- * - Speech not meant for it. A phrase the caller says to someone else in the room (tau2-bench's
- *   non-directed phrases: "hold on a second", "not now") does not start a turn.
+ * - Speech not meant for it. A phrase said to someone else in the room (tau2-bench's non-directed
+ *   phrases: "hold on a second") starts no turn, with selective turn-taking (`min-words`).
  */
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';

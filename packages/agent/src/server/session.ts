@@ -368,7 +368,7 @@ export class BotSession implements SessionControl, ConversationHost {
   /** The user said `text`: a turn answered in speech, in order; resolves once it has run. */
   async #userSpeech(text: string): Promise<void> {
     if (this.#abort.signal.aborted) return;
-    if (this.#conversation.takesTurn?.(text) === false)
+    if (this.voice?.selective && this.#conversation.takesTurn?.(text) === false)
       return this.log.info({ text }, 'speech heard is not a turn for this conversation');
     const speech = { runImmediately: true, audioResponse: true };
     const refuse = (error: string) => this.#opts.send(rtviError(error, false));

@@ -140,11 +140,12 @@ interface Ears {
  * (`VoiceOptions.reportHeard`): how much of the input is heard with every decision it led to
  * taken, so that a relay in lockstep takes each decision at the same place on every run.
  *
- * - An utterance whose transcript decides an interruption (it began while the bot spoke, under
- *   `min-words`) holds the reports `holdMs` after its end until its final transcript is in: the
- *   recognizer hears that much past it, then the relay waits for the decision.
- * - A turn holds them where it was taken until its reply has started (or it ended without one),
- *   and says so (`waiting`): the relay waits for the reply there.
+ * - An ended utterance holds the reports `holdMs` after its end until its final transcript is
+ *   in: the recognizer hears that much past it (it may need to, to end it), then the relay waits
+ *   for what the bot decides on it (a turn, an interruption under `min-words`, nothing).
+ * - A turn holds them at the same place (its utterance's end plus `holdMs`) until its reply has
+ *   started (or it ended without one), and says so (`waiting`): the relay waits for the reply
+ *   there.
  *
  * `speaking`: the listener is in speech at the reported sample.
  */
@@ -162,11 +163,10 @@ export class HeardReports {
     this.#holdSamples = Math.round((holdMs * sampleRate) / 1000);
   }
 
-  /** Report `ears` if anything changed; `deciding(start)`: that utterance decides an interruption. */
-  report(ears: Ears, deciding: (startSample: number) => boolean = () => false): void {
+  /** Report `ears` if anything changed. */
+  report(ears: Ears): void {
     let held = this.#turns[0]?.at ?? Infinity;
-    for (const u of ears.awaiting)
-      if (deciding(u.startSample)) held = Math.min(held, u.endSample + this.#holdSamples);
+    for (const u of ears.awaiting) held = Math.min(held, u.endSample + this.#holdSamples);
     const samples = Math.min(ears.samples, held);
     const speaking = samples < ears.samples ? false : ears.speaking;
     const waiting = this.#turns.length > 0;
@@ -176,9 +176,12 @@ export class HeardReports {
     this.#push({ type: 'audio-heard', samples, speaking, waiting, sample_rate: this.#sampleRate });
   }
 
-  /** A turn was taken at sample `at`: hold until the returned function is called (once or more). */
-  turn(at: number, again: () => void): () => void {
-    const turn = { at };
+  /**
+   * A turn was taken on the utterance that ended at `endSample`: hold until the returned function
+   * is called (once or more).
+   */
+  turn(endSample: number, again: () => void): () => void {
+    const turn = { at: endSample + this.#holdSamples };
     this.#turns.push(turn);
     again();
     return () => {

@@ -193,6 +193,11 @@ export class VoiceSession {
     };
   }
 
+  /** Selective turn-taking (`min-words`): speech not meant for the bot is let go. */
+  get selective(): boolean {
+    return this.#options.interruption !== undefined && this.#options.interruption.kind !== 'any';
+  }
+
   get pacing(): AudioPacing {
     return this.#pacing;
   }
@@ -250,8 +255,7 @@ export class VoiceSession {
 
   /** Fast pacing: tell the client how much of its stream is heard and settled (`reportHeard`). */
   #reportHeard(listener: UserListener): void {
-    if (this.#pacing === 'fast' && !this.#closed)
-      this.#reports?.report(listener, (start) => this.#interruptions.deciding(start));
+    if (this.#pacing === 'fast' && !this.#closed) this.#reports?.report(listener);
   }
 
   /** The listener, started on first use; undefined while the server has no slot free. */
@@ -341,7 +345,7 @@ export class VoiceSession {
         utterance: (text, marks) => {
           if (!this.#takesTurn(text, marks)) return;
           this.#lastUtterance = marks;
-          const release = this.#reports?.turn(listener.samples, () => this.#reportHeard(listener));
+          const release = this.#reports?.turn(marks.endSample, () => this.#reportHeard(listener));
           const turn = host.userSpeech(text);
           // The reports go on once the turn's reply has started, or the turn ended without one.
           if (release)

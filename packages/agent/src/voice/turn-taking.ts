@@ -6,7 +6,9 @@
  * - `any` (the default): any speech interrupts the bot as soon as the VAD hears it (barge-in).
  * - `min-words:N`: speech that starts while the bot speaks interrupts it only once its transcript
  *   is in, and only when it is not a backchannel, a tic or a non-directed phrase and has at least
- *   N words; otherwise it is let go: no interruption, and no turn.
+ *   N words; otherwise it is let go: no interruption, and no turn. And a conversation that can
+ *   tell speech not meant for it (the scripted listening agent: a non-directed phrase) takes no
+ *   turn on it, whenever it is said.
  */
 
 /** How user speech during the bot's speech is treated. */
@@ -178,11 +180,6 @@ export class InterruptionGate {
     if (this.#strategy.kind === 'any' || !speaking) return true;
     this.#duringSpeech.add(sample);
     return false;
-  }
-
-  /** Does the utterance that started at `start` wait for its transcript to decide? */
-  deciding(start: number): boolean {
-    return this.#duringSpeech.has(start);
   }
 
   /**

@@ -126,10 +126,13 @@ export class AudioRelay implements TurnRelay {
           bot: options.bot,
           log: (line) => this.#logLine('--', line),
           tailMs,
+          awaitingFinal: (role) => this.#ears[role].finals < this.#ears[role].utterances,
         })
       : undefined;
     this.#timeline = new AudioTimeline({
-      ...(this.#duplex ? { filter: this.#duplex.filter() } : {}),
+      ...(this.#duplex
+        ? { filter: this.#duplex.filter(), lookaheadChunks: this.#duplex.lockstep.windowChunks }
+        : {}),
       clock: options.clock,
       tailMs,
       stallMs: options.responseTimeoutMs ?? SLOW_RESPONSE_MS,
@@ -193,7 +196,11 @@ export class AudioRelay implements TurnRelay {
       interrupted: (role) => {
         // What is still to play of its speech is cut, where its ears say it stopped.
         const last = this.#segments.findLast((s) => s.role === role);
-        if (last) duplex.lockstep.interrupted(role, last.tag);
+        if (!last) return;
+        const at = duplex.lockstep.interrupted(role, last.tag);
+        // A reply cut before it played is placed where it was cut.
+        for (const s of this.#segments)
+          if (s.role === role && s.duplex && s.startSample === undefined) s.duplex.cutAt ??= at;
       },
       'heard-through': (role, event) => duplex.lockstep.heard(role, event),
       'function-call-started': (role) => {
@@ -312,7 +319,8 @@ export class AudioRelay implements TurnRelay {
       userToAgent: [...this.#timeline.recording('user')],
       agentToUser: [...this.#timeline.recording('agent')],
       segments: this.#segments
-        .filter((s) => s.startSample !== undefined || s.said !== '')
+        // Full duplex: a reply cut before it played was never heard.
+        .filter((s) => s.startSample !== undefined || (s.said !== '' && !s.duplex))
         .map((s) => this.#segment(s)),
       ttfb: this.#ttfb,
       ...(this.#duplex
@@ -322,7 +330,7 @@ export class AudioRelay implements TurnRelay {
   }
 
   #segment(s: OpenSegment): SpeechSegment {
-    const start = s.startSample ?? s.endSample ?? this.#timeline.position;
+    const start = s.startSample ?? s.duplex?.cutAt ?? s.endSample ?? this.#timeline.position;
     const said = this.#said(s);
     const segment: SpeechSegment = {
       role: s.role,
@@ -340,7 +348,7 @@ export class AudioRelay implements TurnRelay {
   /** What was heard of what `s` said: its played sentences when its speech was cut. */
   #said(s: OpenSegment): string {
     if (!s.duplex) return s.said;
-    s.duplex.cut = this.#timeline.wasCut(s.role, s.tag);
+    s.duplex.cut = this.#timeline.wasCut(s.role, s.tag) || s.startSample === undefined;
     return heardSentences(s.duplex, s.said, s.sent);
   }
 

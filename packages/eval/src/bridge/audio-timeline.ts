@@ -77,6 +77,11 @@ export interface AudioTimelineOptions {
   onError?: (err: unknown) => void;
   /** Shapes every step (the caller's line, lockstep). */
   filter?: StepFilter;
+  /**
+   * Fast clock: a speaking bot's speech is stepped only while this many chunks of it are queued
+   * (or all of it is), so a cut that far ahead finds the same speech on every run. @default 1
+   */
+  lookaheadChunks?: number;
 }
 
 /** The speech of one bot on its way to the other bot's microphone. */
@@ -99,6 +104,8 @@ class Stream {
   underflows = 0;
   /** Fast clock: chunks of silence still owed after speech. */
   owed = 0;
+  /** With a filter: silence owed once the speech queued has played (not when it arrived). */
+  tailDue: number | undefined;
   /** Chunks queued per segment, ever. */
   readonly appended = new Map<number, number>();
   /** Segments whose speech was cut: audio of theirs that still arrives is dropped. */
@@ -108,10 +115,14 @@ class Stream {
   chain: Promise<void> = Promise.resolve();
   resampler: { rate: number; resampler: Promise<Resampler> } | undefined;
 
-  constructor(readonly source: BotRole) {}
+  constructor(
+    readonly source: BotRole,
+    /** Chunks a speaking bot must have queued for the fast clock to step. */
+    readonly lookahead = 1,
+  ) {}
 
   get starved(): boolean {
-    return (this.speaking || this.inFlight > 0) && this.chunks.length === 0;
+    return (this.speaking || this.inFlight > 0) && this.chunks.length < this.lookahead;
   }
 
   append(pcm: Uint8Array): void {
@@ -147,10 +158,7 @@ class Stream {
 /** The two directions of relayed audio and the clock that steps them. */
 export class AudioTimeline {
   readonly #options: AudioTimelineOptions;
-  readonly #streams: Record<BotRole, Stream> = {
-    agent: new Stream('agent'),
-    user: new Stream('user'),
-  };
+  readonly #streams: Record<BotRole, Stream>;
   #position = 0;
   #started = false;
   #stopped = false;
@@ -162,6 +170,8 @@ export class AudioTimeline {
 
   constructor(options: AudioTimelineOptions) {
     this.#options = options;
+    const ahead = options.lookaheadChunks ?? 1;
+    this.#streams = { agent: new Stream('agent', ahead), user: new Stream('user', ahead) };
   }
 
   /** Samples relayed per direction so far. */
@@ -287,7 +297,9 @@ export class AudioTimeline {
     stream.chain = stream.chain.then(() => {
       this.#close(stream);
       stream.speaking = false;
-      if (this.#options.clock === 'fast') stream.owed = Math.ceil(this.#options.tailMs / CHUNK_MS);
+      const tail = Math.ceil(this.#options.tailMs / CHUNK_MS);
+      if (this.#options.clock === 'fast' && this.#options.filter) stream.tailDue = tail;
+      else if (this.#options.clock === 'fast') stream.owed = tail;
       this.#kick();
     });
   }
@@ -402,14 +414,8 @@ export class AudioTimeline {
     const filter = this.#options.filter;
     const queued = { agent: agent.chunks.length > 0, user: user.chunks.length > 0 };
     if (filter && !filter.mayStep(this.#position, queued)) return false;
-    if (
-      queued.agent ||
-      queued.user ||
-      agent.owed > 0 ||
-      user.owed > 0 ||
-      filter?.busy(this.#position)
-    )
-      return true;
+    const owing = [agent, user].some((s) => s.owed > 0 || s.tailDue !== undefined);
+    if (queued.agent || queued.user || owing || filter?.busy(this.#position)) return true;
     // Nothing to send: stop on the grid, where the next burst will start.
     return !this.#onGrid(this.#position);
   }
@@ -439,6 +445,10 @@ export class AudioTimeline {
         // the bot went away: the bridge hears of it from the connection
       }
       if (!chunk) {
+        if (stream.tailDue !== undefined && stream.chunks.length === 0) {
+          stream.owed = stream.tailDue;
+          stream.tailDue = undefined;
+        }
         if (stream.owed > 0) stream.owed--;
         continue;
       }

@@ -61,6 +61,8 @@ export type BotEvent =
       sampleRate: number;
       /** The bot hears speech there. */
       speaking: boolean;
+      /** The bot took a turn and waits for its reply to start. */
+      waiting: boolean;
     };
 
 /** The handler of each event kind a consumer cares about. */
@@ -120,6 +122,7 @@ const SERVER_MESSAGES = new Map<string, (data: JsonObject) => BotEvent | undefin
         samples,
         sampleRate: typeof rate === 'number' && rate > 0 ? rate : 16_000,
         speaking: data['speaking'] === true,
+        waiting: data['waiting'] === true,
       };
     },
   ],

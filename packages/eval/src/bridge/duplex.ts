@@ -34,6 +34,8 @@ export interface DuplexSegment {
   sentences: Sentence[];
   /** Its speech was cut (the bot was interrupted while it played). */
   cut: boolean;
+  /** Where it was cut, when that was before it played. */
+  cutAt?: number;
 }
 
 /** The duplex share of one audio relay. */
@@ -50,12 +52,14 @@ export class Duplex {
       bot: (role: BotRole) => BotConnection;
       log: (line: string) => void;
       tailMs: number;
+      awaitingFinal: (role: BotRole) => boolean;
     },
   ) {
     this.lockstep = new Lockstep({
       timeline: parts.timeline,
       bot: parts.bot,
       log: parts.log,
+      awaitingFinal: parts.awaitingFinal,
       ...(options.windowChunks !== undefined ? { windowChunks: options.windowChunks } : {}),
     });
     this.line = options.caller

@@ -30,6 +30,8 @@ export interface LockstepOptions {
   timeline: () => AudioTimeline;
   bot: (role: BotRole) => BotConnection;
   log: (line: string) => void;
+  /** Does `role` wait for the final transcript of an utterance it heard? */
+  awaitingFinal: (role: BotRole) => boolean;
   /** @default LOCKSTEP_WINDOW_CHUNKS */
   windowChunks?: number;
 }
@@ -38,10 +40,14 @@ export interface LockstepOptions {
 export class Lockstep {
   readonly #options: LockstepOptions;
   readonly #window: number;
+  /** The window, in chunks. */
+  readonly windowChunks: number;
   readonly #heard: Record<BotRole, number> = { agent: 0, user: 0 };
   /** The bot's ears are in speech at the position it reported. */
   readonly #hearing: Record<BotRole, boolean> = { agent: false, user: false };
 
+  /** The bot took a turn and waits for its reply, its reports held where it took it. */
+  readonly #waiting: Record<BotRole, boolean> = { agent: false, user: false };
   /** Where the bot's ears last stopped hearing speech. */
   readonly #quietAt: Partial<Record<BotRole, number>> = {};
   readonly #reportedAt: Record<BotRole, number> = { agent: 0, user: 0 };
@@ -51,25 +57,36 @@ export class Lockstep {
 
   constructor(options: LockstepOptions) {
     this.#options = options;
-    this.#window = (options.windowChunks ?? LOCKSTEP_WINDOW_CHUNKS) * CHUNK_SAMPLES;
+    this.windowChunks = options.windowChunks ?? LOCKSTEP_WINDOW_CHUNKS;
+    this.#window = this.windowChunks * CHUNK_SAMPLES;
     const now = performance.now();
     this.#reportedAt = { agent: now, user: now };
   }
 
   /** `role` has heard `samples` of its input at `sampleRate`, with every decision taken. */
-  heard(role: BotRole, report: { samples: number; sampleRate: number; speaking: boolean }): void {
+  heard(
+    role: BotRole,
+    report: { samples: number; sampleRate: number; speaking: boolean; waiting: boolean },
+  ): void {
     const at = Math.round((report.samples * RELAY_SAMPLE_RATE) / report.sampleRate);
     this.#heard[role] = at;
     if (this.#hearing[role] && !report.speaking) this.#quietAt[role] = at;
     this.#hearing[role] = report.speaking;
+    this.#waiting[role] = report.waiting;
     this.#reportedAt[role] = performance.now();
     this.#options.timeline().poke();
   }
 
-  /** Must the timeline go on at `position`: a bot hears speech, or heard it a window ago? */
+  /**
+   * Must the timeline go on at `position`: a bot hears speech, heard it a window ago, or waits
+   * for a transcript (its recognizer may need to hear on to end it; the bot's reports stop the
+   * timeline where it has heard enough)? A bot waiting for its reply has the timeline go on to
+   * the window past where it took its turn, where the reply will find it.
+   */
   busy(position: number): boolean {
     for (const role of ['agent', 'user'] as const) {
-      if (this.#hearing[role]) return true;
+      if (this.#hearing[role] || this.#options.awaitingFinal(role)) return true;
+      if (this.#waiting[role] && position < this.#heard[role] + this.#window) return true;
       const quiet = this.#quietAt[role];
       if (quiet === undefined) continue;
       if (position < quiet + this.#window) return true;
@@ -96,10 +113,12 @@ export class Lockstep {
 
   /**
    * `role` was interrupted: its speech, through segment `through`, is cut a window after the last
-   * position it reported.
+   * position it reported: where it is cut.
    */
-  interrupted(role: BotRole, through: number): void {
-    this.#options.timeline().cut(role, this.#heard[role] + this.#window, through);
+  interrupted(role: BotRole, through: number): number {
+    const at = this.#heard[role] + this.#window;
+    this.#options.timeline().cut(role, at, through);
+    return at;
   }
 
   /** `role` started a reply (`bot-started-speaking`): its number, as the bot counts them. */

@@ -114,7 +114,7 @@ function summaryOf(run: PresetRun & { metrics: ScenarioMetrics[] }): PresetSumma
     scored: success.total,
     success_rate: success.rate,
     wall_seconds: round(run.wallSeconds),
-    scenario_seconds: round(run.metrics.reduce((s, m) => s + (m.duration_seconds ?? 0), 0)),
+    scenario_seconds: round(run.metrics.reduce((s, m) => s + (m.scenario_duration ?? 0), 0)),
     audio_seconds: round(run.metrics.reduce((s, m) => s + (m.audio?.audio_seconds ?? 0), 0)),
     ...(panels.length > 0 ? { panel: aggregateInteraction(panels) } : {}),
   };
