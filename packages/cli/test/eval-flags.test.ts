@@ -1,5 +1,7 @@
 // `scenaro eval` flags as runner options: numbers checked with the flag named, defaults kept.
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluationOptions } from '../src/eval-flags.js';
 import type { EvalFlags } from '../src/eval-flags.js';
@@ -61,5 +63,69 @@ describe('scenaro eval --mode', () => {
     expect(() => evaluationOptions({ ...flags, audioClock: 'fast' }, ['node', 'x'])).toThrow(
       /--audio-clock needs --mode audio/,
     );
+  });
+});
+
+describe('scenaro eval caller flags', () => {
+  const audio: EvalFlags = { ...flags, mode: 'audio', audioClock: 'fast' };
+
+  it('records the presets, the caller config, the noise folder and the strategy', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scenaro-caller-flags-'));
+    const file = join(dir, 'noisy.json');
+    writeFileSync(file, JSON.stringify({ source_effects_config: { noise_snr_db: 5 } }));
+    const presets = evaluationOptions({ ...audio, speechComplexity: ['control', 'regular'] });
+    expect(presets.speechComplexity).toEqual(['control', 'regular']);
+    const options = evaluationOptions({
+      ...audio,
+      callerEffects: file,
+      noiseDir: dir,
+      interruption: 'min-words:3',
+    });
+    expect(options).toMatchObject({
+      callerEffectsFile: file,
+      noiseDir: dir,
+      interruption: 'min-words:3',
+    });
+    // Fields left out are the control preset's.
+    expect(options.callerEffects?.source_effects_config.noise_snr_db).toBe(5);
+    expect(options.callerEffects?.telephony_enabled).toBe(true);
+  });
+
+  it('refuses them outside audio mode and with bots given by URL', () => {
+    expect(() => evaluationOptions({ ...flags, speechComplexity: ['regular'] })).toThrow(
+      '--speech-complexity needs --mode audio',
+    );
+    expect(() =>
+      evaluationOptions({
+        ...audio,
+        interruption: 'min-words:2',
+        agentUrl: 'ws://a',
+        userUrl: 'ws://u',
+      }),
+    ).toThrow('--interruption is for the local bots');
+  });
+
+  it('refuses unknown presets, bad strategies, both configs at once and a lone noise folder', () => {
+    expect(() => evaluationOptions({ ...audio, speechComplexity: ['regular', 'loud'] })).toThrow(
+      "unknown preset 'loud'",
+    );
+    expect(() => evaluationOptions({ ...audio, interruption: 'some' })).toThrow(
+      '--interruption: an interruption strategy is any or min-words:N',
+    );
+    expect(() => evaluationOptions({ ...audio, noiseDir: '.' })).toThrow(
+      '--noise-dir needs --speech-complexity or --caller-effects',
+    );
+    expect(() => evaluationOptions({ ...audio, speechComplexity: ['regular', 'regular'] })).toThrow(
+      'a preset is given twice',
+    );
+  });
+
+  it('leaves a resumed run to check them against its own arguments', () => {
+    const resumed = evaluationOptions(
+      { ...flags, resume: 'run', speechComplexity: ['regular'] },
+      ['node', 'x'],
+      (flag) => flag === 'speechComplexity' || flag === 'resume',
+    );
+    expect(resumed.speechComplexity).toEqual(['regular']);
   });
 });

@@ -186,26 +186,7 @@ export class AudioRelay implements TurnRelay {
           (this.#ttfb[role][processor] ??= []).push(value);
         }
       },
-      ...(this.#duplex ? this.#duplexHandlers(this.#duplex) : {}),
-    };
-  }
-
-  /** The events only full duplex cares about. */
-  #duplexHandlers(duplex: Duplex): BotEventHandlers {
-    return {
-      interrupted: (role) => {
-        // What is still to play of its speech is cut, where its ears say it stopped.
-        const last = this.#segments.findLast((s) => s.role === role);
-        if (!last) return;
-        const at = duplex.lockstep.interrupted(role, last.tag);
-        // A reply cut before it played is placed where it was cut.
-        for (const s of this.#segments)
-          if (s.role === role && s.duplex && s.startSample === undefined) s.duplex.cutAt ??= at;
-      },
-      'heard-through': (role, event) => duplex.lockstep.heard(role, event),
-      'function-call-started': (role) => {
-        if (role === 'agent') duplex.toolCalls.push(this.now() / 1000);
-      },
+      ...(this.#duplex?.handlers(this.#segments, () => this.now()) ?? {}),
     };
   }
 
@@ -290,7 +271,15 @@ export class AudioRelay implements TurnRelay {
    * listener's VAD has stopped and each utterance it heard since the segment began has its
    * final transcript), for at most `ms` of wall time.
    */
-  async settle(ms = 15_000): Promise<void> {
+  async settle(ms = 15_000, lastEnd?: number): Promise<void> {
+    if (this.#duplex && lastEnd !== undefined) {
+      // Full duplex: the bots may talk on; the record stops a settling silence after the end.
+      const stopAt = this.#duplex.settle(lastEnd, SETTLE_SILENCE_MS);
+      const until = performance.now() + ms;
+      while (this.#timeline.position < stopAt && performance.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      return;
+    }
     const last = this.#segments.at(-1);
     // A segment cut off by a time limit is not heard out: its speaker may talk on for ever.
     if (!last || last.startSample === undefined || !last.stopped) return;
@@ -313,7 +302,7 @@ export class AudioRelay implements TurnRelay {
 
   /** The relayed audio, the segments and the bots' timing metrics. */
   record(): AudioRecord {
-    return {
+    const record: AudioRecord = {
       clock: this.#options.clock,
       sampleRate: RELAY_SAMPLE_RATE,
       userToAgent: [...this.#timeline.recording('user')],
@@ -327,6 +316,7 @@ export class AudioRelay implements TurnRelay {
         ? { callerEvents: this.#duplex.events(), toolCalls: [...this.#duplex.toolCalls] }
         : {}),
     };
+    return this.#duplex?.clip(record) ?? record;
   }
 
   #segment(s: OpenSegment): SpeechSegment {

@@ -244,12 +244,6 @@ export class AudioTimeline {
     return this.#streams[source].dropped.has(tag);
   }
 
-  /** Is `source` speaking (a burst going out, or speech waiting to)? */
-  isSpeaking(source: BotRole): boolean {
-    const stream = this.#streams[source];
-    return stream.bursting || stream.chunks.length > 0;
-  }
-
   /** Something a step depends on changed (a filter's condition): step again if there is more. */
   poke(): void {
     this.#kick();

@@ -194,7 +194,7 @@ class Bridge {
         disconnected: () => this.#disconnected,
         ...(this.#audio ? { now: () => (this.#audio as AudioRelay).now() } : {}),
       });
-      await this.#audio?.settle();
+      await this.#audio?.settle(undefined, Math.max(0, ...this.#run.turns.map((t) => t.end)));
       this.#audio?.dispose();
       // Full duplex: turns that overlapped were recorded as they ended; list them as they began.
       if (this.#options.audio?.duplex) this.#run.turns.sort((a, b) => a.start - b.start);

@@ -7,12 +7,13 @@
  * @module
  */
 import type { AudioTimeline, Chunk, StepFilter, StepOutput } from './audio-timeline.js';
-import { CHUNK_SAMPLES, SILENCE_CHUNK } from './audio-timeline.js';
+import { CHUNK_SAMPLES, RELAY_SAMPLE_RATE, SILENCE_CHUNK } from './audio-timeline.js';
 import type { BotConnection } from './bot-connection.js';
+import type { BotEventHandlers } from './bot-events.js';
 import { CallerLine } from './caller-line.js';
 import type { CallerLineEvent, CallerLineOptions } from './caller-line.js';
 import { Lockstep } from './lockstep.js';
-import type { BotRole } from './types.js';
+import type { AudioRecord, BotRole } from './types.js';
 
 /** How a relay runs full duplex. */
 export interface DuplexOptions {
@@ -44,6 +45,7 @@ export class Duplex {
   readonly lockstep: Lockstep;
   /** When the agent started tool calls, seconds of audio time. */
   readonly toolCalls: number[] = [];
+  #stopAt: number | undefined;
 
   constructor(
     options: DuplexOptions,
@@ -89,6 +91,35 @@ export class Duplex {
     };
   }
 
+  /**
+   * The bots' events only full duplex cares about, with the relay's `segments` and its audio time
+   * (`now`, ms): a bot interrupted (its speech cut where its ears say it stopped; a reply cut
+   * before it played is placed there), what the bots heard, the agent's tool calls.
+   */
+  handlers(
+    segments: readonly {
+      role: BotRole;
+      tag: number;
+      startSample?: number;
+      duplex?: DuplexSegment;
+    }[],
+    now: () => number,
+  ): BotEventHandlers {
+    return {
+      interrupted: (role) => {
+        const last = segments.findLast((s) => s.role === role);
+        if (!last) return;
+        const at = this.lockstep.interrupted(role, last.tag);
+        for (const s of segments)
+          if (s.role === role && s.duplex && s.startSample === undefined) s.duplex.cutAt ??= at;
+      },
+      'heard-through': (role, event) => this.lockstep.heard(role, event),
+      'function-call-started': (role) => {
+        if (role === 'agent') this.toolCalls.push(now() / 1000);
+      },
+    };
+  }
+
   /** A new segment of `role`. */
   segment(role: BotRole): DuplexSegment {
     return { reply: this.lockstep.replyStarted(role), sentences: [], cut: false };
@@ -102,6 +133,35 @@ export class Duplex {
   /** The user bot's turn came with nothing to say. */
   userSaidNothing(): void {
     if (this.line?.holding) this.line.release();
+  }
+
+  /**
+   * The conversation is over, its last turn ending at `lastEnd` seconds: the recording goes on
+   * for `settleMs` and stops there (the bots may talk on: not on the record). Where it stops.
+   */
+  settle(lastEnd: number, settleMs: number): number {
+    const end = Math.ceil((lastEnd * RELAY_SAMPLE_RATE) / CHUNK_SAMPLES) * CHUNK_SAMPLES;
+    this.#stopAt = end + Math.round((settleMs * RELAY_SAMPLE_RATE) / 1000);
+    this.lockstep.settle(this.#stopAt);
+    return this.#stopAt;
+  }
+
+  /** `record` as it stops where the recording stops. */
+  clip(record: AudioRecord): AudioRecord {
+    const stop = this.#stopAt;
+    if (stop === undefined) return record;
+    const end = stop / RELAY_SAMPLE_RATE;
+    const steps = stop / CHUNK_SAMPLES;
+    const within = <T extends { start: number; end: number }>(spans: readonly T[]): T[] =>
+      spans.filter((s) => s.start < end).map((s) => (s.end > end ? { ...s, end } : s));
+    return {
+      ...record,
+      userToAgent: record.userToAgent.slice(0, steps),
+      agentToUser: record.agentToUser.slice(0, steps),
+      segments: within(record.segments),
+      ...(record.callerEvents ? { callerEvents: within(record.callerEvents) } : {}),
+      ...(record.toolCalls ? { toolCalls: record.toolCalls.filter((at) => at < end) } : {}),
+    };
   }
 
   /** The caller's events, once the conversation is over. */

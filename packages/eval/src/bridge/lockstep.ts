@@ -54,6 +54,8 @@ export class Lockstep {
   readonly #replies: Record<BotRole, number> = { agent: 0, user: 0 };
   #timer: ReturnType<typeof setTimeout> | undefined;
   #gaveUp = false;
+  /** The conversation is over: the timeline stops here. */
+  #stopAt: number | undefined;
 
   constructor(options: LockstepOptions) {
     this.#options = options;
@@ -84,6 +86,7 @@ export class Lockstep {
    * the window past where it took its turn, where the reply will find it.
    */
   busy(position: number): boolean {
+    if (this.#stopAt !== undefined) return position < this.#stopAt;
     for (const role of ['agent', 'user'] as const) {
       if (this.#hearing[role] || this.#options.awaitingFinal(role)) return true;
       if (this.#waiting[role] && position < this.#heard[role] + this.#window) return true;
@@ -97,6 +100,7 @@ export class Lockstep {
 
   /** May the timeline take the step at `position`? Not a window past either bot's ears. */
   mayStep(position: number): boolean {
+    if (this.#stopAt !== undefined && position >= this.#stopAt) return false;
     for (const role of ['agent', 'user'] as const) {
       if (position < this.#heard[role] + this.#window) continue;
       if (performance.now() - this.#reportedAt[role] < EARS_TIMEOUT_MS) {
@@ -134,6 +138,12 @@ export class Lockstep {
       .catch((err: unknown) =>
         this.#options.log(`the ${role} bot took no playback mark: ${(err as Error).message}`),
       );
+  }
+
+  /** The conversation is over: the timeline steps to `stopAt` and no further. */
+  settle(stopAt: number): void {
+    this.#stopAt = stopAt;
+    this.#options.timeline().poke();
   }
 
   dispose(): void {

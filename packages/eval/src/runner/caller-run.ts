@@ -58,10 +58,12 @@ export function checkCallerOptions(options: EvaluationOptions): void {
   );
   if (given.length === 0) return;
   const names = given.map((key) => FLAGS[key]).join(', ');
-  if (options.mode !== 'audio') throw new Error(`${names} need --mode audio`);
+  const one = given.length === 1;
+  if (options.mode !== 'audio') throw new Error(`${names} ${one ? 'needs' : 'need'} --mode audio`);
   if (options.agentUrl !== undefined || options.userUrl !== undefined)
     throw new Error(
-      `${names} are for the local bots; the bots at --agent-url/--user-url hear and speak on their own`,
+      `${names} ${one ? 'is' : 'are'} for the local bots; the bots at --agent-url/--user-url ` +
+        'hear and speak on their own',
     );
   const presets = options.speechComplexity ?? [];
   if (presets.length > 0 && options.callerEffects)
