@@ -22,13 +22,15 @@
  * @module
  */
 import type { CallerEffects } from '../caller/config.js';
-import type { CallerEffectEvent } from '../caller/events.js';
 import { CallerEffectsProcessor } from '../caller/processor.js';
 import { Prng } from '../caller/prng.js';
 import type { CallerSounds } from '../caller/sound-bank.js';
 import type { Chunk, StepFilter, StepOutput } from './audio-timeline.js';
 import { CHUNK_SAMPLES, RELAY_SAMPLE_RATE, SILENCE_CHUNK } from './audio-timeline.js';
+import type { CallerBehaviourEvent, CallerLineEvent } from './caller-events.js';
 import type { BotRole } from './types.js';
+
+export type { CallerBehaviourEvent, CallerLineEvent } from './caller-events.js';
 
 /** What the caller says while the agent talks. */
 export const BACKCHANNEL_TEXTS = ['mm-hmm', 'okay', 'right'] as const;
@@ -42,20 +44,6 @@ export const INTERRUPT_CHANCE = 0.35;
 export const INTERRUPT_AFTER_S: readonly [number, number] = [2.5, 5];
 /** Backchannel moments planned per agent turn (a fixed number of draws). */
 const BACKCHANNEL_SLOTS = 6;
-
-/** A behaviour of the caller's on the timeline. */
-export type CallerBehaviourEvent =
-  | { kind: 'backchannel'; start: number; end: number; detail: { text: string } }
-  | {
-      kind: 'interruption';
-      start: number;
-      end: number;
-      /** Seconds into the agent's turn where the caller stopped listening to cut in. */
-      detail: { cutInAt: number };
-    };
-
-/** Everything on the caller's timeline: the effects and the behaviours. */
-export type CallerLineEvent = CallerEffectEvent | CallerBehaviourEvent;
 
 export interface CallerLineOptions {
   effects: CallerEffects;

@@ -3,7 +3,7 @@
  * are made from.
  */
 import type { GetScenarioSummaryResult } from '@scenaro/sdk/protocol';
-import type { CallerLineEvent } from './caller-line.js';
+import type { CallerLineEvent } from './caller-events.js';
 
 /** Which bot: the agent under test or the user simulator. */
 export type BotRole = 'agent' | 'user';

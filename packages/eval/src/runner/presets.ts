@@ -20,7 +20,7 @@ import type { EvaluationOptions, EvaluationResult, PresetRun } from './options.j
 import { ProgressDisplay } from './progress.js';
 import { checkSameWork } from './resume.js';
 import { recordInvocation } from './run-args.js';
-import type { RunFolders, SharedRun } from './runner.js';
+import type { RunFolders, SharedRun } from './run-parts.js';
 
 /** What the runner lends a run of presets (it would otherwise import the runner back). */
 export interface PresetRunParts {

@@ -27,23 +27,18 @@ import { recordInvocation } from './run-args.js';
 import { outcomeOf, runOneScenario } from './scenario-run.js';
 import type { BotEndpoints, ScenarioRunContext } from './scenario-run.js';
 import { localSpeechSettings, localVoices } from './voices.js';
-import type { CallerSounds } from '../caller/sound-bank.js';
 import { checkCallerOptions, duplexVoices, hasCallers, isDuplex } from './caller-run.js';
 import type { RunCallerParts } from './caller-run.js';
 import { CallerVoices } from './caller-voices.js';
 import { RunCallers, runSounds } from './callers.js';
 import { writeRunInteraction } from './interaction-files.js';
 import { runPresets } from './presets.js';
+import type { RunFolders, SharedRun } from './run-parts.js';
+
+export type { RunFolders, SharedRun } from './run-parts.js';
 
 /** Full duplex: how long a recognizer's final waits for it to print (wall time), ms. */
 const DUPLEX_FINAL_TIMEOUT_MS = 8000;
-
-/** Where a run keeps its files. */
-export interface RunFolders {
-  runDir: string;
-  /** Where the run-level files go: the run folder, or a shard's folder in it. */
-  filesDir: string;
-}
 
 /** Run an evaluation. Throws only when the run itself cannot be carried out. */
 export async function runEvaluation(given: EvaluationOptions): Promise<EvaluationResult> {
@@ -120,15 +115,6 @@ export async function runWork(
     metrics,
     aggregate,
   };
-}
-
-/** What the scenarios of a run (of every preset of it) share: the bots, the callers' parts. */
-export interface SharedRun {
-  dbCache: DbCache;
-  endpoints: BotEndpoints;
-  /** With caller effects: the sounds and the personas' voices. */
-  callerParts?: { sounds: CallerSounds; voices: CallerVoices };
-  close(): Promise<void>;
 }
 
 /** Start what the scenarios of `work` share. */
