@@ -42,9 +42,9 @@ const DUPLEX_FINAL_TIMEOUT_MS = 8000;
 
 /** Run an evaluation. Throws only when the run itself cannot be carried out. */
 export async function runEvaluation(given: EvaluationOptions): Promise<EvaluationResult> {
-  checkCallerOptions(given);
   const folders = runFolders(given);
   const { options, recordedWork } = await optionsForRun(given, folders.runDir, folders.filesDir);
+  // A resumed run's mode and bots are its own: checked once they are restored.
   checkCallerOptions(options);
   if ((options.speechComplexity?.length ?? 0) > 1)
     return runPresets(options, folders, recordedWork, { planRunWork, runWork, startShared });
