@@ -52,15 +52,22 @@ describe('entityAccuracySide', () => {
         'your flight is h a t one eleven on may twenty fourth mister gracia',
       ),
       segment('agent', 'You have two bags.', 'you have bags'),
+      segment(
+        'agent',
+        'You fly on May twenty-fourth and were born on April fifth, nineteen ninety.',
+        'you fly on may twenty fifth and were born on april fifth nineteen ninety',
+      ),
     ];
+    // A date said without a year is shown without one (`--05-24`), one said with a year with it.
     expect(entityAccuracySide(segments, 'agent')).toEqual({
-      said: 4,
-      heard_right: 1,
-      accuracy: 0.25,
+      said: 6,
+      heard_right: 2,
+      accuracy: 2 / 6,
       misheard: [
         { kind: 'flight', said: 'HAT110', heard: 'HAT111', turn: 0 },
         { kind: 'name', said: 'Mister Garcia', heard: null, turn: 0 },
         { kind: 'number', said: '2', heard: null, turn: 1 },
+        { kind: 'date', said: '--05-24', heard: '--05-25', turn: 2 },
       ],
     });
   });
