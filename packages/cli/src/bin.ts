@@ -1,8 +1,9 @@
+import { errorMessage } from '@scenaro/sdk/util';
 import { createProgram } from './program.js';
 
 createProgram()
   .parseAsync(process.argv)
   .catch((err: unknown) => {
-    console.error(`scenaro: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`scenaro: ${errorMessage(err)}`);
     process.exitCode = 1;
   });

@@ -6,6 +6,7 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { Db } from '@scenaro/agent';
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** Variant option keys a variant may carry (the shopper picks one value of each). */
 export const VARIANT_OPTION_KEYS = ['color', 'size', 'storage', 'switch'] as const;
@@ -134,21 +135,17 @@ export interface CommerceDb {
   session?: { user_id?: string };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * View a session db as a {@link CommerceDb}, after checking its top-level shape.
  * @throws ToolError when no commerce db is loaded.
  */
 export function asCommerceDb(db: Db | undefined): CommerceDb {
   if (
-    !isObject(db) ||
+    !isJsonObject(db) ||
     !Array.isArray(db['products']) ||
     !Array.isArray(db['users']) ||
     !Array.isArray(db['orders']) ||
-    !isObject(db['meta'])
+    !isJsonObject(db['meta'])
   ) {
     throw new ToolError(
       'No commerce database is loaded in this session (initialize it with db_path "commerce/db.json").',

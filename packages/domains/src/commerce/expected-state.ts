@@ -22,10 +22,7 @@
  */
 import { parseDeltaPath, selectListElement } from '@scenaro/agent';
 import { pyEquals } from '@scenaro/agent/python';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 
 function own(container: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(container, key) ? container[key] : undefined;
@@ -34,7 +31,7 @@ function own(container: Record<string, unknown>, key: string): unknown {
 function selectElement(list: unknown[], listKey: string, selector: string): unknown {
   const byId = selectListElement(list, listKey, selector);
   if (byId !== undefined) return byId;
-  const bySku = list.find((item) => isObject(item) && own(item, 'sku') === selector);
+  const bySku = list.find((item) => isJsonObject(item) && own(item, 'sku') === selector);
   if (bySku !== undefined) return bySku;
   if (/^\d+$/.test(selector)) {
     const index = Number(selector);
@@ -55,7 +52,7 @@ export function readAtPath(db: unknown, path: string): PathReadResult {
   let node: unknown = db;
   let walked = '';
   for (const segment of segments) {
-    if (!isObject(node)) {
+    if (!isJsonObject(node)) {
       return { found: false, reason: `'${walked || '(root)'}' is not an object` };
     }
     const value = own(node, segment.key);
@@ -108,7 +105,7 @@ export function checkExpectedState(
       mismatches.push({
         path,
         expected: want,
-        reason: err instanceof Error ? err.message : String(err),
+        reason: errorMessage(err),
       });
       continue;
     }

@@ -5,6 +5,7 @@
  * @module
  */
 import { parseDeltaPath, validateToolArgs } from '@scenaro/agent';
+import { errorMessage } from '@scenaro/sdk/util';
 import type { z } from 'zod';
 import { suggestion } from './did-you-mean.js';
 import { COMMERCE_TOOLS, commerceTool } from './domain.js';
@@ -125,7 +126,7 @@ export function domainIssues(file: CommerceScenarioFile): RawIssue[] {
     } catch (err) {
       issues.push({
         path: ['expected_state', key],
-        message: `bad path: ${err instanceof Error ? err.message : String(err)}`,
+        message: `bad path: ${errorMessage(err)}`,
         atKey: true,
       });
     }

@@ -9,6 +9,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 import type { Scenario } from '../scenario.js';
 import { COMMERCE_DATA_ROOT } from './data-root.js';
 import { findJsonSyntaxError } from './json-syntax.js';
@@ -40,10 +41,6 @@ export async function loadCommercePolicy(dataRoot?: string): Promise<string> {
   return shippedPolicy;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Check scenario file text and return the parsed file.
  * @throws ScenarioFileError naming `file`, the JSON path and the line/column of each mistake.
@@ -60,14 +57,14 @@ export function parseScenarioText(text: string, file: string): CommerceScenarioF
     throw new ScenarioFileError(file, [
       {
         path: '$',
-        message: `invalid JSON: ${problem?.message ?? (err instanceof Error ? err.message : String(err))}`,
+        message: `invalid JSON: ${problem?.message ?? errorMessage(err)}`,
         ...(problem ? { line: problem.line, column: problem.column } : {}),
       },
     ]);
   }
   const structure = structureIssues(raw);
   if (structure.length > 0) throw new ScenarioFileError(file, locateIssues(body, structure));
-  if (!isObject(raw)) {
+  if (!isJsonObject(raw)) {
     throw new ScenarioFileError(file, [
       { path: '$', message: 'a scenario file must hold a JSON object', line: 1, column: 1 },
     ]);
@@ -105,7 +102,7 @@ export async function loadScenarioFile(
     throw new ScenarioFileError(file, [
       {
         path: '$',
-        message: `cannot read file: ${err instanceof Error ? err.message : String(err)}`,
+        message: `cannot read file: ${errorMessage(err)}`,
       },
     ]);
   }

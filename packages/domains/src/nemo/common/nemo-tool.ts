@@ -7,17 +7,14 @@
  */
 import type { JsonObject, ToolContext, ToolDefinition } from '@scenaro/agent';
 import { PythonError, pythonJsonDumps } from '@scenaro/agent/python';
-
-function isDict(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** Python truthiness of a JSON-like value. */
 export function pyTruthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return false;
   if (value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (isDict(value)) return Object.keys(value).length > 0;
+  if (isJsonObject(value)) return Object.keys(value).length > 0;
   return true;
 }
 
@@ -30,7 +27,7 @@ export function nemoDeliveredResult(result: unknown): unknown {
   if (Array.isArray(result)) {
     return { status: 'success', results: [], count: 0, message: 'No matching records found.' };
   }
-  if (isDict(result)) {
+  if (isJsonObject(result)) {
     return { status: 'success', results: {}, message: 'No matching records found.' };
   }
   return {

@@ -5,6 +5,7 @@
  * @module
  */
 import { pyIntFromString } from '@scenaro/agent/python';
+import { isJsonObject } from '@scenaro/sdk/util';
 import { pyTruthy } from '../common/nemo-tool.js';
 import { evaTool, num, optStr, str, text } from './eva-tool.js';
 import { KINDS, model } from './fields.js';
@@ -157,7 +158,7 @@ export const assignSeatTool = evaTool({
       }
       const rawTypes = get(journeySegment, 'available_seat_types');
       const allowed =
-        pyTruthy(rawTypes) && typeof rawTypes === 'object' && !Array.isArray(rawTypes)
+        pyTruthy(rawTypes) && isJsonObject(rawTypes)
           ? get<string[]>(rawTypes, fareClass, ALL_SEAT_TYPES)
           : ALL_SEAT_TYPES;
       if (preference !== 'no_preference' && !allowed.includes(preference)) {
