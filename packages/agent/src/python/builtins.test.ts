@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PythonError } from './arithmetic.js';
-import { pyFloatCall, pyIntFromString } from './builtins.js';
+import { pyFloatCall, pyIntFromString, pyTruthy } from './builtins.js';
 
 /** The exception `fn` raises: its Python type and message. */
 function raised(fn: () => unknown): [string, string] {
@@ -63,5 +63,13 @@ describe('int(str)', () => {
         `invalid literal for int() with base 10: '${text}'`,
       ]);
     }
+  });
+});
+
+describe('bool()', () => {
+  it('is false for None, False, 0, empty strings, lists and dicts', () => {
+    for (const value of [null, undefined, false, 0, '', [], {}])
+      expect(pyTruthy(value)).toBe(false);
+    for (const value of [true, 1, -0.5, 'x', [0], { a: null }]) expect(pyTruthy(value)).toBe(true);
   });
 });

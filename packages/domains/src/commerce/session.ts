@@ -14,8 +14,7 @@ import {
 import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent';
 import type { InitializationAction } from '@scenaro/sdk/protocol';
 import { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH } from './data-root.js';
-import { COMMERCE_DOMAIN } from './define-tool.js';
-import { commerceDomain } from './domain.js';
+import { COMMERCE_DOMAIN, commerceDomain } from './domain.js';
 
 /** Options of {@link createCommerceSession}. */
 export interface CommerceSessionOptions {

@@ -7,7 +7,7 @@
  */
 import type { ContextMessage, JsonObject } from '@scenaro/agent';
 import { isJsonObject } from '@scenaro/sdk/util';
-import type { CartView } from '../cart.js';
+import type { CartView } from '../model/cart.js';
 
 /** One tool call of the current turn with its result. */
 export interface Exchange {

@@ -8,7 +8,7 @@
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
 import { pyFloatCall, pythonRepr, pythonStr } from '@scenaro/agent/python';
-import { nemoTool } from '../common/nemo-tool.js';
+import { nemoTool } from '../../common/tool-kit.js';
 import {
   accountNotFound,
   findAccount,

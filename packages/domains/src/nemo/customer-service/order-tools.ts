@@ -7,7 +7,7 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { nemoTool, pushFinalResponse } from '../common/nemo-tool.js';
+import { nemoTool, pushFinalResponse } from '../../common/tool-kit.js';
 import {
   accountNotFound,
   accountsOf,

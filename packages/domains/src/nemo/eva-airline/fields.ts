@@ -1,10 +1,9 @@
 /**
- * The field types and enums of the eva airline parameter models (see `params.ts`), and a
- * builder for the fields of one model.
+ * The field types and enums of the eva airline parameter models (see `params.ts`).
  *
  * @module
  */
-import type { FieldKind, ParamField } from './params.js';
+import type { FieldKind } from './params.js';
 
 /** Fare classes, in eva's order (also the order `any` searches them in). */
 export const FARE_CLASSES = [
@@ -119,13 +118,3 @@ export const KINDS = {
   refundType: enumOf(ENUMS.refundType),
   cancellationReason: enumOf(ENUMS.cancellationReason),
 } satisfies Record<string, FieldKind>;
-
-/** `[name, kind]` or `[name, kind, 'optional']`, in declaration order. */
-export type FieldRow = readonly [string, FieldKind] | readonly [string, FieldKind, 'optional'];
-
-/** The fields of one parameter model. */
-export function model(...rows: FieldRow[]): ParamField[] {
-  return rows.map(([name, kind, optional]) =>
-    optional ? { name, kind, optional: true } : { name, kind },
-  );
-}

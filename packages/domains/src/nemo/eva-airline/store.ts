@@ -7,8 +7,7 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { PythonError } from '@scenaro/agent/python';
-import { pyTruthy } from '../common/nemo-tool.js';
+import { PythonError, pyTruthy } from '@scenaro/agent/python';
 
 /** A record of the db (reservation, booking, segment, journey...), read loosely as eva does. */
 export type Rec = JsonObject;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../common/nemo-tool.js';
+import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../../common/tool-kit.js';
 
 export const saveQuestionAnswerTool = nemoTool({
   name: 'SaveQuestionAnswerTool',

@@ -9,13 +9,8 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { pyFloatCall, pyFloatStr, pythonRepr, pythonStr } from '@scenaro/agent/python';
-import {
-  nemoTool,
-  pushFinalResponse,
-  pyTruthy,
-  rejectUnexpectedArguments,
-} from '../common/nemo-tool.js';
+import { pyFloatCall, pyFloatStr, pythonRepr, pythonStr, pyTruthy } from '@scenaro/agent/python';
+import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../../common/tool-kit.js';
 import { pyContains, pyItem, pyIterate } from '../common/python-items.js';
 
 const ITEM_KEYS = ['name', 'unit_price', 'quantity'];

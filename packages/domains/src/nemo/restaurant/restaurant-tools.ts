@@ -8,7 +8,7 @@
 import type { JsonObject, ToolContext } from '@scenaro/agent';
 import { pythonStr } from '@scenaro/agent/python';
 import { seedsSharedState } from '../common/construction-state.js';
-import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../common/nemo-tool.js';
+import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../../common/tool-kit.js';
 
 const noParameters = { type: 'object' as const, properties: {}, required: [] };
 

@@ -5,10 +5,11 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
-import { findProduct, productDetails } from './catalog.js';
-import { buildComparison, COMPARISON_SIZE } from './comparison.js';
-import { dbOf, defineTool, objectParameters, PRODUCT_ID_SCHEMA } from './define-tool.js';
-import { searchProducts } from './search.js';
+import { defineTool, toolParameters } from '../../common/tool-kit.js';
+import { findProduct, productDetails } from '../model/catalog.js';
+import { buildComparison, COMPARISON_SIZE } from '../model/comparison.js';
+import { searchProducts } from '../model/search.js';
+import { dbOf, PRODUCT_ID_SCHEMA } from './shared.js';
 
 /** Most results one search returns. */
 export const MAX_SEARCH_LIMIT = 20;
@@ -30,7 +31,7 @@ export const searchProductsTool: ToolDefinition = defineTool<SearchArgs>({
     'Search the catalogue. Give the words the shopper used (product type, brand, features, color) ' +
     'and optional filters. Returns the best matches first with id, name, price, rating, stock ' +
     'and the options (color, size...) each product comes in. Prices are in USD.',
-  parameters: objectParameters(
+  parameters: toolParameters(
     {
       query: {
         type: 'string',
@@ -59,6 +60,7 @@ export const searchProductsTool: ToolDefinition = defineTool<SearchArgs>({
       },
     },
     [],
+    { listEmptyRequired: false },
   ),
   execute(args, context) {
     const db = dbOf(context);
@@ -94,7 +96,7 @@ export const getProductDetailsTool: ToolDefinition = defineTool<{ product_id: st
   description:
     'Full details of one product: description, specs, price, and each variant (color, size...) ' +
     'with its SKU, price and stock.',
-  parameters: objectParameters({ product_id: PRODUCT_ID_SCHEMA }),
+  parameters: toolParameters({ product_id: PRODUCT_ID_SCHEMA }),
   execute(args, context) {
     return productDetails(findProduct(dbOf(context), args.product_id));
   },
@@ -117,7 +119,7 @@ export const compareProductsTool: ToolDefinition = defineTool<{ product_ids: str
   description:
     'Compare 2 to 4 products side by side: price, rating, availability, options and specs. ' +
     'Returns a table whose rows list one value per product, in the order given.',
-  parameters: objectParameters({ product_ids: COMPARE_IDS_SCHEMA }),
+  parameters: toolParameters({ product_ids: COMPARE_IDS_SCHEMA }),
   execute(args, context) {
     return buildComparison(dbOf(context), args.product_ids);
   },

@@ -10,15 +10,15 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
-import type { Scenario } from '../scenario.js';
-import { COMMERCE_DATA_ROOT } from './data-root.js';
+import type { Scenario } from '../../scenario.js';
+import { COMMERCE_DATA_ROOT } from '../data-root.js';
+import { domainIssues, fileKeys, zodIssues } from './checks.js';
+import { locateIssues, ScenarioDirError, ScenarioFileError } from './file-error.js';
+import { scenarioFromFile } from './from-file.js';
 import { findJsonSyntaxError } from './json-syntax.js';
-import { domainIssues, fileKeys, zodIssues } from './scenario-checks.js';
-import { locateIssues, ScenarioDirError, ScenarioFileError } from './scenario-file-error.js';
-import { scenarioFromFile } from './scenario-from-file.js';
-import { scenarioFileSchema } from './scenario-schema.js';
-import type { CommerceScenarioFile } from './scenario-schema.js';
-import { structureIssues } from './scenario-structure.js';
+import { scenarioFileSchema } from './schema.js';
+import type { CommerceScenarioFile } from './schema.js';
+import { structureIssues } from './structure.js';
 
 /** Largest scenario file accepted, in bytes. */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;

@@ -4,14 +4,15 @@
  * @module
  */
 import type { ToolDefinition } from '@scenaro/agent';
-import { addToCart, cartView, findCartLine, MAX_LINE_QUANTITY, setCartQuantity } from './cart.js';
+import { defineTool, toolParameters } from '../../common/tool-kit.js';
 import {
-  defineTool,
-  objectParameters,
-  PRODUCT_ID_SCHEMA,
-  shopperOf,
-  SKU_SCHEMA,
-} from './define-tool.js';
+  addToCart,
+  cartView,
+  findCartLine,
+  MAX_LINE_QUANTITY,
+  setCartQuantity,
+} from '../model/cart.js';
+import { PRODUCT_ID_SCHEMA, shopperOf, SKU_SCHEMA } from './shared.js';
 
 /** `add_to_cart`: add units of a product (and variant) to the cart. */
 export const addToCartTool: ToolDefinition = defineTool<{
@@ -26,7 +27,7 @@ export const addToCartTool: ToolDefinition = defineTool<{
     'pass the sku of the variant the shopper chose. Adding a SKU already in the cart adds to its ' +
     `quantity. At most ${MAX_LINE_QUANTITY} units per item, and never more than the stock. ` +
     'Returns the updated cart with totals.',
-  parameters: objectParameters(
+  parameters: toolParameters(
     {
       product_id: PRODUCT_ID_SCHEMA,
       sku: SKU_SCHEMA,
@@ -49,7 +50,7 @@ export const updateCartQuantityTool: ToolDefinition = defineTool<{ sku: string; 
     description:
       `Set the quantity of an item already in the cart (1 to ${MAX_LINE_QUANTITY}), by its sku. ` +
       'Use remove_from_cart to take an item out.',
-    parameters: objectParameters({
+    parameters: toolParameters({
       sku: SKU_SCHEMA,
       quantity: { type: 'integer', minimum: 1, maximum: MAX_LINE_QUANTITY },
     }),
@@ -66,7 +67,7 @@ export const removeFromCartTool: ToolDefinition = defineTool<{ sku: string }>({
   name: 'remove_from_cart',
   kind: 'write',
   description: 'Remove an item from the cart, by its sku. Returns the updated cart.',
-  parameters: objectParameters({ sku: SKU_SCHEMA }),
+  parameters: toolParameters({ sku: SKU_SCHEMA }),
   execute(args, context) {
     const { db, user } = shopperOf(context);
     const line = findCartLine(user, args.sku);
@@ -81,7 +82,7 @@ export const getCartTool: ToolDefinition = defineTool<Record<string, never>>({
   kind: 'read',
   description:
     'The cart: each item with sku, options, unit price and quantity, then subtotal, tax (8.25 %) and total in USD.',
-  parameters: objectParameters(),
+  parameters: toolParameters({}, [], { listEmptyRequired: false }),
   execute(_args, context) {
     const { db, user } = shopperOf(context);
     return cartView(db, user);

@@ -5,9 +5,9 @@
  * @module
  */
 import { FORBIDDEN_KEYS } from '@scenaro/agent';
+import type { RawIssue } from './file-error.js';
 import { formatJsonPath } from './json-position.js';
 import type { JsonPathSegment } from './json-position.js';
-import type { RawIssue } from './scenario-file-error.js';
 
 /** Deepest nesting a scenario file may use (objects and arrays); real files need about 6. */
 export const MAX_SCENARIO_NESTING = 64;

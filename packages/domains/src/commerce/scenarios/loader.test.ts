@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMMERCE_DATA_ROOT } from './data-root.js';
-import { COMMERCE_TOOLS } from './domain.js';
-import { ScenarioDirError, ScenarioFileError } from './scenario-file-error.js';
-import { loadScenarioDir, loadScenarioFile, MAX_SCENARIO_FILE_BYTES } from './scenario-loader.js';
+import { COMMERCE_DATA_ROOT } from '../data-root.js';
+import { COMMERCE_TOOLS } from '../domain.js';
+import { ScenarioDirError, ScenarioFileError } from './file-error.js';
+import { loadScenarioDir, loadScenarioFile, MAX_SCENARIO_FILE_BYTES } from './loader.js';
 
 const SHIPPED = path.join(COMMERCE_DATA_ROOT, 'commerce', 'scenarios');
 

@@ -4,8 +4,9 @@
  * @module
  */
 import type { ToolDefinition } from '@scenaro/agent';
-import { defineTool, objectParameters, shopperOf } from './define-tool.js';
-import { describePaymentMethod } from './shopper.js';
+import { defineTool, toolParameters } from '../../common/tool-kit.js';
+import { describePaymentMethod } from '../model/shopper.js';
+import { shopperOf } from './shared.js';
 
 /** `get_user_details`: who is signed in, with addresses, payment methods and order history. */
 export const getUserDetailsTool: ToolDefinition = defineTool<Record<string, never>>({
@@ -14,7 +15,7 @@ export const getUserDetailsTool: ToolDefinition = defineTool<Record<string, neve
   description:
     'The signed-in shopper: name, email, shipping addresses and payment methods (with their ids), ' +
     'gift card balances, and their orders (newest first) with status and total.',
-  parameters: objectParameters(),
+  parameters: toolParameters({}, [], { listEmptyRequired: false }),
   execute(_args, context) {
     const { db, user } = shopperOf(context);
     const orders = db.orders
@@ -54,7 +55,7 @@ export const endConversationTool: ToolDefinition = defineTool<Record<string, nev
   exitReason: END_CONVERSATION_REASON,
   description:
     'End the conversation once the shopper has nothing more to ask and has said goodbye. Say goodbye first.',
-  parameters: objectParameters(),
+  parameters: toolParameters({}, [], { listEmptyRequired: false }),
   execute() {
     return { status: 'ended' };
   },

@@ -2,9 +2,9 @@ import { ConversationContext, createConversationEngine } from '@scenaro/agent';
 import type { Conversation, ConversationHost, TurnCompleteMessage } from '@scenaro/agent';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
 import { describe, expect, it } from 'vitest';
-import { asCommerceDb } from './db-types.js';
-import { createCommerceSession } from './session.js';
-import { createShopAssistantModel, SHOP_ASSISTANT_GREETING } from './shop-assistant.js';
+import { asCommerceDb } from '../model/db-types.js';
+import { createCommerceSession } from '../session.js';
+import { createShopAssistantModel, SHOP_ASSISTANT_GREETING } from './index.js';
 
 /** A conversation with the scripted shop assistant on a fresh commerce session (no browser). */
 async function shop(options: { userId?: string } = { userId: 'u_001' }) {

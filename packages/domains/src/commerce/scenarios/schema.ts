@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from 'zod';
-import { SUCCESS_SIGNALS } from '../scenario.js';
-import type { SuccessSignal } from '../scenario.js';
+import { SUCCESS_SIGNALS } from '../../scenario.js';
+import type { SuccessSignal } from '../../scenario.js';
 
 /** Signals used when a file names none: the end-state hash and a clean exit. */
 export const DEFAULT_SUCCESS_SIGNALS: readonly SuccessSignal[] = ['db_state_match', 'clean_exit'];

@@ -7,16 +7,11 @@
  * @module
  */
 import type { ToolDefinition } from '@scenaro/agent';
-import { findProduct, productDetails, productSummary, resolveSku } from './catalog.js';
-import { COMPARE_IDS_SCHEMA } from './catalog-tools.js';
-import { buildComparison } from './comparison.js';
-import {
-  dbOf,
-  defineTool,
-  objectParameters,
-  PRODUCT_ID_SCHEMA,
-  SKU_SCHEMA,
-} from './define-tool.js';
+import { defineTool, toolParameters } from '../../common/tool-kit.js';
+import { findProduct, productDetails, productSummary, resolveSku } from '../model/catalog.js';
+import { buildComparison } from '../model/comparison.js';
+import { COMPARE_IDS_SCHEMA } from './catalog.js';
+import { dbOf, PRODUCT_ID_SCHEMA, SKU_SCHEMA } from './shared.js';
 
 /** Storefront feature names the frontend tools render into. */
 export const COMMERCE_FEATURES = {
@@ -38,7 +33,7 @@ export const showProductsTool: ToolDefinition = defineTool<{
   frontend: { feature: COMMERCE_FEATURES.PRODUCT_GRID },
   description:
     'Show products to the shopper as a grid of cards on the store page (use it whenever you present search results or suggestions), in the order given.',
-  parameters: objectParameters(
+  parameters: toolParameters(
     {
       product_ids: {
         type: 'array',
@@ -74,7 +69,7 @@ export const showProductTool: ToolDefinition = defineTool<{ product_id: string; 
   frontend: { feature: COMMERCE_FEATURES.PRODUCT_DETAIL },
   description:
     'Open the detail panel of one product on the store page, optionally with one variant (sku) preselected.',
-  parameters: objectParameters({ product_id: PRODUCT_ID_SCHEMA, sku: SKU_SCHEMA }, ['product_id']),
+  parameters: toolParameters({ product_id: PRODUCT_ID_SCHEMA, sku: SKU_SCHEMA }, ['product_id']),
   execute(args, context) {
     const product = findProduct(dbOf(context), args.product_id);
     const selected = args.sku === undefined ? undefined : resolveSku(product, args.sku).sku;
@@ -92,7 +87,7 @@ export const showComparisonTool: ToolDefinition = defineTool<{ product_ids: stri
   kind: 'frontend',
   frontend: { feature: COMMERCE_FEATURES.COMPARISON },
   description: 'Show a side-by-side comparison table of 2 to 4 products on the store page.',
-  parameters: objectParameters({ product_ids: COMPARE_IDS_SCHEMA }),
+  parameters: toolParameters({ product_ids: COMPARE_IDS_SCHEMA }),
   execute(args, context) {
     return {
       feature: COMMERCE_FEATURES.COMPARISON,

@@ -5,10 +5,11 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
-import { addToSelection, selectionView } from './cart.js';
-import { defineTool, objectParameters, PRODUCT_ID_SCHEMA, shopperOf } from './define-tool.js';
+import { defineTool, toolParameters } from '../../common/tool-kit.js';
+import { addToSelection, selectionView } from '../model/cart.js';
+import { PRODUCT_ID_SCHEMA, shopperOf } from './shared.js';
 
-const PRODUCT_ARGS = objectParameters({ product_id: PRODUCT_ID_SCHEMA });
+const PRODUCT_ARGS = toolParameters({ product_id: PRODUCT_ID_SCHEMA });
 
 /** `add_to_selection`: shortlist a product. */
 export const addToSelectionTool: ToolDefinition = defineTool<{ product_id: string }>({
@@ -46,7 +47,7 @@ export const getSelectionTool: ToolDefinition = defineTool<Record<string, never>
   name: 'get_selection',
   kind: 'read',
   description: "The shopper's selection (shortlist) with a summary of each product.",
-  parameters: objectParameters(),
+  parameters: toolParameters({}, [], { listEmptyRequired: false }),
   execute(_args, context) {
     const { db, user } = shopperOf(context);
     return selectionView(db, user);

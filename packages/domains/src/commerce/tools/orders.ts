@@ -4,10 +4,11 @@
  * @module
  */
 import type { ToolDefinition } from '@scenaro/agent';
-import { defineTool, objectParameters, shopperOf } from './define-tool.js';
-import { CANCEL_REASONS, cancelOrder, orderView, placeOrder } from './orders.js';
-import type { CancelReason } from './orders.js';
-import { describePaymentMethod, findOrderOf } from './shopper.js';
+import { defineTool, toolParameters } from '../../common/tool-kit.js';
+import { CANCEL_REASONS, cancelOrder, orderView, placeOrder } from '../model/orders.js';
+import type { CancelReason } from '../model/orders.js';
+import { describePaymentMethod, findOrderOf } from '../model/shopper.js';
+import { shopperOf } from './shared.js';
 
 const ORDER_ID_SCHEMA = {
   type: 'string',
@@ -28,7 +29,7 @@ export const placeOrderTool: ToolDefinition = defineTool<{
     'shipped to one of their addresses (ids from get_user_details). A gift card must cover the ' +
     'whole total. Only call this after the shopper confirmed the items, total, payment method and ' +
     'address. Empties the cart and returns the order.',
-  parameters: objectParameters({
+  parameters: toolParameters({
     payment_method_id: { type: 'string', minLength: 1, maxLength: 64 },
     shipping_address_id: { type: 'string', minLength: 1, maxLength: 64 },
   }),
@@ -50,7 +51,7 @@ export const cancelOrderTool: ToolDefinition = defineTool<{
     "Cancel one of the shopper's orders that is still pending or processing (shipped and delivered " +
     'orders cannot be cancelled). Items go back to stock; a gift card is refunded to its balance, ' +
     'cards and PayPal to the original account. Only call this after the shopper confirmed.',
-  parameters: objectParameters({
+  parameters: toolParameters({
     order_id: ORDER_ID_SCHEMA,
     reason: { type: 'string', enum: [...CANCEL_REASONS] },
   }),
@@ -74,7 +75,7 @@ export const getOrderDetailsTool: ToolDefinition = defineTool<{ order_id: string
   kind: 'read',
   description:
     "Details of one of the shopper's orders: status, items, totals, payment and address.",
-  parameters: objectParameters({ order_id: ORDER_ID_SCHEMA }),
+  parameters: toolParameters({ order_id: ORDER_ID_SCHEMA }),
   execute(args, context) {
     const { db, user } = shopperOf(context);
     return orderView(user, findOrderOf(db, user, args.order_id));

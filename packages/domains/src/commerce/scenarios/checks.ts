@@ -7,13 +7,13 @@
 import { parseDeltaPath, validateToolArgs } from '@scenaro/agent';
 import { errorMessage } from '@scenaro/sdk/util';
 import type { z } from 'zod';
-import { suggestion } from './did-you-mean.js';
-import { COMMERCE_TOOLS, commerceTool } from './domain.js';
-import { COMMERCE_INIT_ARGUMENT_SCHEMAS } from './init-functions.js';
+import { COMMERCE_TOOLS, commerceTool } from '../domain.js';
+import { COMMERCE_INIT_ARGUMENT_SCHEMAS } from '../init-functions.js';
+import { suggestion } from '../model/did-you-mean.js';
+import type { RawIssue } from './file-error.js';
 import type { JsonPathSegment } from './json-position.js';
-import type { RawIssue } from './scenario-file-error.js';
-import { SCENARIO_FILE_KEYS } from './scenario-schema.js';
-import type { CommerceScenarioFile } from './scenario-schema.js';
+import { SCENARIO_FILE_KEYS } from './schema.js';
+import type { CommerceScenarioFile } from './schema.js';
 
 /** `gold_actions[]`-style key of an object path, for {@link SCENARIO_FILE_KEYS}. */
 function shapeKey(at: readonly PropertyKey[]): string {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { END_CONVERSATION_REASON } from './account-tools.js';
-import { COMMERCE_TOOLS, commerceTool } from './domain.js';
-import { COMMERCE_FEATURES } from './frontend-tools.js';
-import { createCommerceSession } from './session.js';
-import { tokenize } from './search.js';
+import { COMMERCE_TOOLS, commerceTool } from '../domain.js';
+import { tokenize } from '../model/search.js';
+import { createCommerceSession } from '../session.js';
+import { END_CONVERSATION_REASON } from './account.js';
+import { COMMERCE_FEATURES } from './frontend.js';
 
 interface Summary {
   product_id: string;

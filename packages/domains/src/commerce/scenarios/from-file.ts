@@ -4,12 +4,11 @@
  * @module
  */
 import type { JsonObject } from '@scenaro/agent';
-import type { Scenario, SidedActionRecord, SidedInitializationAction } from '../scenario.js';
-import { COMMERCE_DB_PATH } from './data-root.js';
-import { COMMERCE_DOMAIN } from './define-tool.js';
-import { COMMERCE_TOOLS } from './domain.js';
-import { buildAgentPrompt, buildUserInstructions, buildUserPrompt } from './prompts.js';
-import type { CommerceScenarioFile } from './scenario-schema.js';
+import type { Scenario, SidedActionRecord, SidedInitializationAction } from '../../scenario.js';
+import { COMMERCE_DB_PATH } from '../data-root.js';
+import { COMMERCE_DOMAIN, COMMERCE_TOOLS } from '../domain.js';
+import { buildAgentPrompt, buildUserInstructions, buildUserPrompt } from '../prompts.js';
+import type { CommerceScenarioFile } from './schema.js';
 
 /** The scenario name a file gets: `commerce__<name>`. */
 export function commerceScenarioName(fileName: string): string {

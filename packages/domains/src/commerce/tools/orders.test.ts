@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { asCommerceDb } from './db-types.js';
-import type { CommerceDb } from './db-types.js';
-import { nextOrderId } from './orders.js';
-import { createCommerceSession } from './session.js';
-import type { CommerceSession } from './session.js';
+import { asCommerceDb } from '../model/db-types.js';
+import type { CommerceDb } from '../model/db-types.js';
+import { nextOrderId } from '../model/orders.js';
+import { createCommerceSession } from '../session.js';
+import type { CommerceSession } from '../session.js';
 
 const db = (session: CommerceSession): CommerceDb => asCommerceDb(session.state.db);
 const variantStock = (

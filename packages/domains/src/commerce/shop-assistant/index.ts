@@ -18,22 +18,17 @@ import type {
   ConversationHost,
 } from '@scenaro/agent';
 import { streamScriptedReply } from '@scenaro/agent';
-import { asCommerceDb } from './db-types.js';
-import type { CommerceDb } from './db-types.js';
-import {
-  exchangesOf,
-  lastUserIndex,
-  memoryOf,
-  previousAssistantText,
-} from './shop-assistant/context.js';
-import { HELP_TEXT, PAYMENT_QUESTION, SHOP_ASSISTANT_GREETING } from './shop-assistant/replies.js';
-import { classify } from './shop-assistant/request.js';
-import { say, STEPS } from './shop-assistant/steps.js';
-import type { Step, TurnInput } from './shop-assistant/steps.js';
-import { amountsInDigits, normalize } from './shop-assistant/words.js';
+import { asCommerceDb } from '../model/db-types.js';
+import type { CommerceDb } from '../model/db-types.js';
+import { exchangesOf, lastUserIndex, memoryOf, previousAssistantText } from './context.js';
+import { HELP_TEXT, PAYMENT_QUESTION, SHOP_ASSISTANT_GREETING } from './replies.js';
+import { classify } from './request.js';
+import { say, STEPS } from './steps.js';
+import type { Step, TurnInput } from './steps.js';
+import { amountsInDigits, normalize } from './words.js';
 
-export { SHOP_ASSISTANT_CAPABILITIES, SHOP_ASSISTANT_GREETING } from './shop-assistant/replies.js';
-export type { ShopAssistantStep } from './shop-assistant/steps.js';
+export { SHOP_ASSISTANT_CAPABILITIES, SHOP_ASSISTANT_GREETING } from './replies.js';
+export type { ShopAssistantStep } from './steps.js';
 
 /** Options of {@link createShopAssistantModel}. */
 export interface ShopAssistantOptions {

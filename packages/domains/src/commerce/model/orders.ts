@@ -11,8 +11,8 @@
  * @module
  */
 import { ToolError } from '@scenaro/agent';
-import { findSku, setStock } from './catalog.js';
 import { resolveCartItem } from './cart.js';
+import { findSku, setStock } from './catalog.js';
 import type { CommerceDb, Order, OrderItem, User } from './db-types.js';
 import { computeTotals, fromCents, toCents } from './money.js';
 import { describePaymentMethod, findPaymentMethod } from './shopper.js';

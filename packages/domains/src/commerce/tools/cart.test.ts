@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { asCommerceDb } from './db-types.js';
-import type { CartItem } from './db-types.js';
-import { createCommerceSession } from './session.js';
-import type { CommerceSession } from './session.js';
+import { asCommerceDb } from '../model/db-types.js';
+import type { CartItem } from '../model/db-types.js';
+import { createCommerceSession } from '../session.js';
+import type { CommerceSession } from '../session.js';
 
 function cartOf(session: CommerceSession, userId: string): CartItem[] {
   const user = asCommerceDb(session.state.db).users.find((u) => u.id === userId);
