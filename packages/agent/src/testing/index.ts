@@ -6,7 +6,8 @@
  * - {@link connectPipecatClient}: the real `@pipecat-ai/client-js` in Node, with the shims it
  *   needs (optional peer dependencies `@pipecat-ai/client-js` and
  *   `@pipecat-ai/websocket-transport`), a microphone fed from PCM, a speaker recording the bot
- *   audio and every RTVI message and callback with its arrival time;
+ *   audio and every RTVI message and callback with its arrival time (re-exported from
+ *   `@scenaro/sdk/pipecat-node`);
  * - {@link startOpenAITestServer}: a scripted local OpenAI-compatible chat-completions server;
  * - {@link startOpenAIAudioTestServer}: a local OpenAI-compatible speech and transcription server;
  * - {@link echoModel} / {@link echoConversation}: a scripted policy that repeats what it heard;
@@ -23,7 +24,7 @@ export * from './http-probes.js';
 export * from './openai-audio-test-server.js';
 export * from './openai-test-server/types.js';
 export { OpenAITestServer, startOpenAITestServer } from './openai-test-server/server.js';
-export * from './pipecat-node.js';
+export * from '@scenaro/sdk/pipecat-node';
 export * from './poll.js';
 export * from './spoken-user-turns.js';
 export * from './voice-checks.js';

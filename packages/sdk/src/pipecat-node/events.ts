@@ -3,7 +3,7 @@
  * message as the transport hands it to client-js (including types client-js has no callback
  * for, such as `bot-interrupted`), and every client-js callback that fired.
  */
-import type { RTVIMessage } from '@pipecat-ai/client-js';
+import type { RtviInboundMessage } from '../rtvi/rtvi-message-tap.js';
 
 /** One inbound RTVI message (label `rtvi-ai`). */
 export interface RtviArrival {
@@ -72,7 +72,7 @@ export class PipecatEventLog {
   constructor(readonly now: () => number) {}
 
   /** Record an inbound message. */
-  message(message: RTVIMessage): void {
+  message(message: RtviInboundMessage): void {
     const arrival: RtviArrival = { at: this.now(), type: message.type, data: message.data };
     if (message.id !== undefined) arrival.id = message.id;
     this.messages.push(arrival);

@@ -7,30 +7,26 @@
  *    Blobs), built on the `ws` package (an existing global WebSocket, as on Node 22, is kept);
  * 3. a media manager without devices (the default one needs `navigator`): a
  *    {@link NodeMediaManager}, whose microphone we feed with PCM and whose speaker records the
- *    bot audio. Without the `mic` option the client runs with `enableMic: false`, as before.
+ *    bot audio. Without the `mic` option the client runs with `enableMic: false`.
  *
  * The transport's own code sends and receives everything: mic chunks go through the callback it
  * registered with its media manager and bot audio arrives through its `bufferBotAudio` call, so
  * the bytes on the wire are exactly what the browser transport sends.
  */
 import { LogLevel, PipecatClient, logger } from '@pipecat-ai/client-js';
-import type { PipecatClientOptions, RTVIEventCallbacks, RTVIMessage } from '@pipecat-ai/client-js';
+import type { RTVIEventCallbacks, RTVIMessage } from '@pipecat-ai/client-js';
 import { ProtobufFrameSerializer, WebSocketTransport } from '@pipecat-ai/websocket-transport';
-import { tryDecodeFrame } from '@scenaro/sdk/protocol';
 import { WebSocket as WsWebSocket } from 'ws';
-import { PipecatEventLog, RTVI_CALLBACK_NAMES } from './pipecat-node-events.js';
-import type { CallbackArrival, RtviArrival, WaitForOptions } from './pipecat-node-events.js';
-import { NodeMediaManager, asTransportMediaManager } from './pipecat-node-media.js';
-import type { MicOptions, NodeMicrophone } from './pipecat-node-mic.js';
-import type { NodeSpeaker } from './pipecat-node-speaker.js';
-
-export * from './pipecat-node-events.js';
-export * from './pipecat-node-media.js';
-export * from './pipecat-node-mic.js';
-export * from './pipecat-node-speaker.js';
+import { tryDecodeFrame } from '../protocol/index.js';
+import { tapRtviMessages } from '../rtvi/rtvi-message-tap.js';
+import { PipecatEventLog, RTVI_CALLBACK_NAMES } from './events.js';
+import type { CallbackArrival, RtviArrival, WaitForOptions } from './events.js';
+import { NodeMediaManager, asTransportMediaManager } from './media.js';
+import type { MicOptions, NodeMicrophone } from './mic.js';
+import type { NodeSpeaker } from './speaker.js';
 
 /** `ws`'s WebSocket with `binaryType = "blob"`, as browsers default to. */
-class BlobWebSocket extends WsWebSocket {
+export class BlobWebSocket extends WsWebSocket {
   constructor(...args: ConstructorParameters<typeof WsWebSocket>) {
     super(...args);
     (this as { binaryType: string }).binaryType = 'blob';
@@ -38,14 +34,24 @@ class BlobWebSocket extends WsWebSocket {
 }
 
 /**
- * Install the `window` and `WebSocket` globals client-js expects of a browser (idempotent) and
- * set client-js's log level (silent unless `PIPECAT_LOG` is set).
+ * Install the `window` and `WebSocket` globals client-js expects of a browser (those already
+ * there are kept) and set client-js's log level (silent unless `PIPECAT_LOG` is set). Returns a
+ * function that puts the globals back as they were.
  */
-export function installPipecatNodeShims(): void {
+export function installPipecatNodeShims(): () => void {
   const scope = globalThis as Record<string, unknown>;
+  const hadWindow = Object.prototype.hasOwnProperty.call(scope, 'window');
+  const previousWindow = scope['window'];
+  const previousWebSocket = scope['WebSocket'];
   if (scope['window'] === undefined) scope['window'] = globalThis;
   if (typeof scope['WebSocket'] !== 'function') scope['WebSocket'] = BlobWebSocket;
   logger.setLevel(process.env['PIPECAT_LOG'] ? LogLevel.DEBUG : LogLevel.NONE);
+  return () => {
+    if (hadWindow) scope['window'] = previousWindow;
+    else delete scope['window'];
+    if (previousWebSocket === undefined) delete scope['WebSocket'];
+    else scope['WebSocket'] = previousWebSocket;
+  };
 }
 
 /**
@@ -71,32 +77,11 @@ class WireNotingSerializer extends ProtobufFrameSerializer {
   }
 }
 
-/** The transport, with every inbound RTVI message recorded before client-js handles it. */
-class RecordingWebSocketTransport extends WebSocketTransport {
-  constructor(
-    options: ConstructorParameters<typeof WebSocketTransport>[0],
-    private readonly onRtvi: (message: RTVIMessage) => void,
-  ) {
-    super(options);
-  }
-  override initialize(
-    options: PipecatClientOptions,
-    messageHandler: (ev: RTVIMessage) => void,
-  ): void {
-    super.initialize(options, (message) => {
-      this.onRtvi(message);
-      messageHandler(message);
-    });
-  }
-}
-
 /** RTVI events after which the speaker is flushed. */
 export type SpeakerFlushEvent = 'user-started-speaking' | 'bot-interrupted';
 
-/** Options of {@link connectPipecatClient}. */
-export interface PipecatConnectOptions {
-  /** Appended to the URL as `?token=` by the transport. */
-  token?: string;
+/** Options of {@link createPipecatNodeClient}. */
+export interface PipecatNodeClientOptions {
   /**
    * Turn the microphone on (`enableMic: true`) and feed it from `client.mic`; `true` means the
    * defaults (real-time, 512-byte chunks). Without it the mic is off and sends nothing.
@@ -111,11 +96,20 @@ export interface PipecatConnectOptions {
    * transport never does). @default []
    */
   flushSpeakerOn?: SpeakerFlushEvent[];
+  /** Sees the transport before the client initializes it (e.g. to tap its messages). */
+  beforeClient?: (transport: WebSocketTransport) => void;
 }
 
-/** A connected client plus everything it received. */
-export interface ConnectedClient {
+/** Options of {@link connectPipecatClient}. */
+export interface PipecatConnectOptions extends PipecatNodeClientOptions {
+  /** Appended to the URL as `?token=` by the transport. */
+  token?: string;
+}
+
+/** A client, not connected yet, plus everything it receives. */
+export interface PipecatNodeClient {
   client: PipecatClient;
+  transport: WebSocketTransport;
   /**
    * The text-path callbacks (server messages, errors, metrics, LLM text, bot output, function
    * calls) in order, as `[callback name, data]`. `timeline` has every callback, with times.
@@ -123,7 +117,6 @@ export interface ConnectedClient {
   events: [string, unknown][];
   serverMessages: unknown[];
   errors: RTVIMessage[];
-  botReady: unknown;
   /** Every inbound RTVI message, in arrival order, with times (`bot-interrupted` included). */
   messages: RtviArrival[];
   /** Every RTVI callback client-js fired, in order, with times. */
@@ -131,10 +124,15 @@ export interface ConnectedClient {
   media: NodeMediaManager;
   mic: NodeMicrophone;
   speaker: NodeSpeaker;
-  /** The clock of every `at`: ms since the connection was started. */
+  /** The clock of every `at`: ms since the client was created. */
   now(): number;
   /** The first inbound message of `type` (see {@link WaitForOptions}). */
   waitForMessage(type: string, options?: WaitForOptions): Promise<RtviArrival>;
+}
+
+/** A connected client plus everything it received. */
+export interface ConnectedClient extends PipecatNodeClient {
+  botReady: unknown;
   disconnect(): Promise<void>;
 }
 
@@ -154,16 +152,11 @@ const TEXT_PATH_CALLBACKS = new Set<string>([
 ]);
 
 /**
- * Connect a real PipecatClient to `url`. The second argument is the token (appended as
- * client-js does) or {@link PipecatConnectOptions}.
+ * A real PipecatClient over a `WebSocketTransport`, ready for Node (the shims are installed) and
+ * not connected yet: call `client.connect(...)`, or use {@link connectPipecatClient}.
  */
-export async function connectPipecatClient(
-  url: string,
-  tokenOrOptions?: string | PipecatConnectOptions,
-): Promise<ConnectedClient> {
+export function createPipecatNodeClient(options: PipecatNodeClientOptions = {}): PipecatNodeClient {
   installPipecatNodeShims();
-  const options =
-    typeof tokenOrOptions === 'string' ? { token: tokenOrOptions } : (tokenOrOptions ?? {});
   const start = performance.now();
   const now = (): number => performance.now() - start;
   const recorderSampleRate = options.recorderSampleRate ?? 16_000;
@@ -178,18 +171,17 @@ export async function connectPipecatClient(
   const errors: RTVIMessage[] = [];
   const events: [string, unknown][] = [];
   const flushOn = new Set<string>(options.flushSpeakerOn ?? []);
-  const transport = new RecordingWebSocketTransport(
-    {
-      mediaManager: asTransportMediaManager(media),
-      serializer: new WireNotingSerializer(media),
-      recorderSampleRate,
-    },
-    (message) => {
-      log.message(message);
-      if (flushOn.has(message.type)) void media.userStartedSpeaking(message.type);
-    },
-  );
-  const callbacks: Record<string, (data?: unknown) => void> = {};
+  const transport = new WebSocketTransport({
+    mediaManager: asTransportMediaManager(media),
+    serializer: new WireNotingSerializer(media),
+    recorderSampleRate,
+  });
+  tapRtviMessages(transport).subscribe((message) => {
+    log.message(message);
+    if (flushOn.has(message.type)) void media.userStartedSpeaking(message.type);
+  });
+  options.beforeClient?.(transport);
+  const callbacks: RTVIEventCallbacks = {};
   for (const name of RTVI_CALLBACK_NAMES) {
     callbacks[name] = (data?: unknown) => {
       log.callback(name, data);
@@ -202,18 +194,14 @@ export async function connectPipecatClient(
     transport,
     enableMic: options.mic !== undefined,
     enableCam: false,
-    callbacks: callbacks as RTVIEventCallbacks,
+    callbacks,
   });
-  const botReady = await client.connect({
-    wsUrl: url,
-    ...(options.token ? { token: options.token } : {}),
-  } as never);
   return {
     client,
+    transport,
     events,
     serverMessages,
     errors,
-    botReady,
     messages: log.messages,
     timeline: log.timeline,
     media,
@@ -221,8 +209,29 @@ export async function connectPipecatClient(
     speaker: media.speaker,
     now,
     waitForMessage: (type, waitOptions) => log.waitFor(type, waitOptions),
+  };
+}
+
+/**
+ * Connect a real PipecatClient to `url`. The second argument is the token (appended as
+ * client-js does) or {@link PipecatConnectOptions}.
+ */
+export async function connectPipecatClient(
+  url: string,
+  tokenOrOptions?: string | PipecatConnectOptions,
+): Promise<ConnectedClient> {
+  const options =
+    typeof tokenOrOptions === 'string' ? { token: tokenOrOptions } : (tokenOrOptions ?? {});
+  const created = createPipecatNodeClient(options);
+  const botReady = await created.client.connect({
+    wsUrl: url,
+    ...(options.token ? { token: options.token } : {}),
+  } as never);
+  return {
+    ...created,
+    botReady,
     async disconnect() {
-      await client.disconnect();
+      await created.client.disconnect();
     },
   };
 }

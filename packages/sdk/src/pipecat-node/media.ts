@@ -12,10 +12,10 @@
  */
 import type { PipecatClientOptions } from '@pipecat-ai/client-js';
 import type { WebSocketTransport } from '@pipecat-ai/websocket-transport';
-import { NodeMicrophone } from './pipecat-node-mic.js';
-import type { MicOptions } from './pipecat-node-mic.js';
-import { NodeSpeaker } from './pipecat-node-speaker.js';
-import type { WireAudioFormat } from './pipecat-node-speaker.js';
+import { NodeMicrophone } from './mic.js';
+import type { MicOptions } from './mic.js';
+import { NodeSpeaker } from './speaker.js';
+import type { WireAudioFormat } from './speaker.js';
 
 /** The media manager type `WebSocketTransport`'s constructor takes. */
 export type TransportMediaManager = NonNullable<
