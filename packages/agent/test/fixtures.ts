@@ -12,7 +12,7 @@ import type {
   JsonObject,
   ToolParametersSchema,
 } from '../src/index.js';
-import { connectPipecatClient } from '../src/testing/index.js';
+import { RtviClient, connectPipecatClient } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
 
 export const TEST_DB = {
@@ -196,4 +196,21 @@ export async function startWithPipecatClient(
       await test.close();
     },
   };
+}
+
+/**
+ * Connect an RTVI client to `url` and shake hands; `use` runs with it, and it is closed after,
+ * whatever happens.
+ */
+export async function withRtviClient<T>(
+  url: string,
+  use: (client: RtviClient) => Promise<T>,
+): Promise<T> {
+  const client = await RtviClient.connect(url);
+  try {
+    await client.handshake();
+    return await use(client);
+  } finally {
+    await client.close();
+  }
 }

@@ -7,7 +7,7 @@
 import { pyIntFromString, pyTruthy } from '@scenaro/agent/python';
 import { isJsonObject } from '@scenaro/sdk/util';
 import { evaTool, num, optStr, str } from './params.js';
-import { KINDS } from './fields.js';
+import { KINDS, PARAMS } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -31,7 +31,7 @@ export const cancelReservationTool = evaTool({
     'Cancel a specific journey within a booking. If all journeys end up cancelled, the reservation itself is marked cancelled. Returns refund and credit eligibility.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
+    PARAMS.confirmationNumber,
     ['journey_id', KINDS.journeyId, 'Journey ID of the booking to cancel, from get_reservation.'],
     [
       'cancellation_reason',
@@ -114,9 +114,9 @@ export const assignSeatTool = evaTool({
     'Assign a seat to a passenger based on preference (window, aisle, middle, no_preference). Always ask the passenger for their preference before calling — do not assume.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
-    ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
-    ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation.'],
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
+    PARAMS.journeyId,
     ['seat_preference', KINDS.seatPreference, 'One of: window, aisle, middle, no_preference.'],
     [
       'flight_number',
@@ -202,8 +202,8 @@ export const addBaggageAllowanceTool = evaTool({
     'Add checked baggage allowance to a flight segment. Specify the exact number of bags (0-5).',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
-    ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation.'],
+    PARAMS.confirmationNumber,
+    PARAMS.journeyId,
     ['num_bags', { type: 'int', ge: 0, le: 5 }, 'Number of checked bags (0-5).'],
     [
       'flight_number',
@@ -244,9 +244,9 @@ export const addMealRequestTool = evaTool({
   description: 'Add or update special meal request for a passenger on a flight segment.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
-    ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
-    ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation.'],
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
+    PARAMS.journeyId,
     [
       'meal_type',
       KINDS.mealType,
@@ -294,7 +294,7 @@ export const addToStandbyTool = evaTool({
   description: 'Add passenger(s) to the standby list for a flight.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
+    PARAMS.confirmationNumber,
     ['journey_id', KINDS.journeyId, 'Journey ID to add passenger to standby for.'],
     [
       'passenger_ids',

@@ -11,7 +11,7 @@
  */
 import { pyFloatStr, pyIntFromString } from '@scenaro/agent/python';
 import { evaTool, num, str } from './params.js';
-import { KINDS } from './fields.js';
+import { KINDS, PARAMS } from './fields.js';
 import {
   dictOf,
   evaError,
@@ -29,7 +29,7 @@ export const processRefundTool = evaTool({
     'Process a refund for a cancelled or eligible reservation. Called after cancel_reservation when refund is due. Call once per refund type — fare and ancillary fees must be separate calls. Never combine both into a single call.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
+    PARAMS.confirmationNumber,
     [
       'refund_amount',
       { type: 'float', gt: 0 },
@@ -81,8 +81,8 @@ export const issueTravelCreditTool = evaTool({
     'Issue a travel credit or future flight voucher. Used for non-refundable cancellations, fare-difference negatives, downgrades, or service recovery.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
-    ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
     ['amount', { type: 'float', gt: 0 }, 'Credit amount in USD.'],
     [
       'credit_reason',
@@ -133,8 +133,8 @@ export const issueHotelVoucherTool = evaTool({
     'Issue a hotel voucher. Use for overnight IRROPS situations after rebooking is confirmed (not before). Maximum 3 nights.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
-    ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
     ['num_nights', { type: 'int', ge: 1 }, 'Number of nights (1-3).'],
   ],
   run: (values, db, context) => {
@@ -185,8 +185,8 @@ export const issueMealVoucherTool = evaTool({
     'Issue a meal voucher. Amount is computed from voucher_reason: delay_over_2_hours=$12, delay_over_4_hours=$15, cancellation_wait_same_day=$15, irrops_overnight=$25.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
-    ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
     [
       'voucher_reason',
       KINDS.voucherReason,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FieldKind } from './params.js';
+import type { FieldKind, ParamRow } from './params.js';
 
 /** Fare classes, in eva's order (also the order `any` searches them in). */
 export const FARE_CLASSES = [
@@ -118,3 +118,14 @@ export const KINDS = {
   refundType: enumOf(ENUMS.refundType),
   cancellationReason: enumOf(ENUMS.cancellationReason),
 } satisfies Record<string, FieldKind>;
+
+/** Parameters several tools take, with the same description. */
+export const PARAMS = {
+  confirmationNumber: [
+    'confirmation_number',
+    KINDS.confirmationNumber,
+    'Booking confirmation code.',
+  ],
+  passengerId: ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
+  journeyId: ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation.'],
+} as const satisfies Record<string, ParamRow>;

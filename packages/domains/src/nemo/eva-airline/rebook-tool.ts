@@ -8,7 +8,7 @@
 import type { ToolContext } from '@scenaro/agent';
 import { pyTruthy } from '@scenaro/agent/python';
 import { evaTool, optStr, str } from './params.js';
-import { KINDS } from './fields.js';
+import { KINDS, PARAMS } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -211,7 +211,7 @@ export const rebookFlightTool = evaTool({
     'Rebook passenger(s) to a new flight. Handles voluntary changes, IRROPS rebooking, and missed flight recovery. If new_fare_class is provided, the cabin changes; otherwise the original fare class is kept. If flight_number is provided, a partial rebook of that segment is performed (split-booking). Always explain change_fee, fare_difference, and total_collected to the caller before confirming.',
   kind: 'write',
   params: [
-    ['confirmation_number', KINDS.confirmationNumber, 'Booking confirmation code.'],
+    PARAMS.confirmationNumber,
     ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation booking to be changed.'],
     [
       'new_journey_id',
