@@ -12,6 +12,10 @@ import type {
   JsonObject,
   ToolParametersSchema,
 } from '../src/index.js';
+import { ScenaroSession } from '@scenaro/sdk';
+import type { ScenaroSessionOptions } from '@scenaro/sdk';
+import { createRtviTransport } from '@scenaro/sdk/rtvi';
+import { expect } from 'vitest';
 import { RtviClient, connectPipecatClient } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
 
@@ -213,4 +217,40 @@ export async function withRtviClient<T>(
   } finally {
     await client.close();
   }
+}
+
+/** The browser of a frontend-tool test: a real Pipecat client and a session over its transport. */
+export interface TestBrowser {
+  bot: ConnectedClient;
+  session: ScenaroSession;
+}
+
+/**
+ * Connect a real Pipecat client to `url` and start a ScenaroSession with `options` over its RTVI
+ * transport (`prepare` sees the session before it starts); then bind `tools` of `toolDomain`
+ * with `prompt`, which must succeed.
+ */
+export async function openBrowser(
+  url: string,
+  options: Omit<ScenaroSessionOptions, 'transport'>,
+  bind: { prompt: string; tools: string[]; toolDomain: string },
+  prepare?: (session: ScenaroSession) => void,
+): Promise<TestBrowser> {
+  const bot = await connectPipecatClient(url);
+  const session = new ScenaroSession({ transport: createRtviTransport(bot.client), ...options });
+  prepare?.(session);
+  session.start();
+  expect(
+    await bot.client.sendClientRequest(
+      'update_system_prompt',
+      systemPromptArgs(bind.prompt, bind.tools, bind.toolDomain),
+    ),
+  ).toBe(true);
+  return { bot, session };
+}
+
+/** Stop the browser's session and disconnect its client (a failing disconnect is ignored). */
+export async function closeBrowser(browser: Partial<TestBrowser>): Promise<void> {
+  browser.session?.stop();
+  await browser.bot?.disconnect().catch(() => undefined);
 }
