@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BotServer, DomainRegistry, ToolError, silentLogger } from '../src/index.js';
+import { BotServer, DomainRegistry, ToolError, getDictHash, silentLogger } from '../src/index.js';
 import type {
   BotServerOptions,
   Db,
@@ -35,6 +35,28 @@ export function systemPromptArgs(prompt: string, tools: string[], toolDomain: st
     add_suffix: false,
     tool_domain: toolDomain,
   };
+}
+
+/**
+ * The bridge's setup of a test scenario on `client`: `prompt` with the test domain's `get_user`,
+ * then the test db with u1's `balance`, both of which must succeed. Returns the db's hash.
+ */
+export async function setUpBalanceScenario(
+  client: RtviClient,
+  prompt: string,
+  balance: number,
+): Promise<string> {
+  expect(
+    await client.call('update_system_prompt', systemPromptArgs(prompt, ['get_user'], 'test')),
+  ).toBe(true);
+  expect(
+    await client.call('apply_initialization', {
+      domain: 'test',
+      shared_state_init: '{"db_path": "test/db.json"}',
+      actions: [{ func_name: 'set_balance', arguments: { user_id: 'u1', balance } }],
+    }),
+  ).toEqual({ success: true, errors: [] });
+  return getDictHash(testDbWith({ u1: balance }));
 }
 
 /** A scripted plan (`scripted_plan`) of agent-side actions, given as `[tool, arguments]`. */

@@ -17,6 +17,8 @@ import {
 } from '@scenaro/sdk/protocol';
 import type {
   AudioFrameValue,
+  BotReadyData,
+  BotReadySession,
   RTVIAbout,
   RTVIMessage,
   SendTextOptions,
@@ -141,6 +143,10 @@ export class RtviClient {
   readonly audio: { frame: AudioFrameValue; afterMessages: number }[] = [];
   /** The `data` of `bot-ready`, once {@link handshake} is done. */
   botReady: unknown;
+  /** The session the bot announced in `bot-ready` (id, resume token, whether it resumed). */
+  get readySession(): BotReadySession | undefined {
+    return (this.botReady as BotReadyData | undefined)?.session;
+  }
   readonly #options: RtviClientOptions;
   readonly #peer: string;
   readonly #pending = new Map<string, PendingReply>();
