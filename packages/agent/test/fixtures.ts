@@ -59,6 +59,20 @@ export async function setUpBalanceScenario(
   return getDictHash(testDbWith({ u1: balance }));
 }
 
+/** The `action-applied` server message of an `add_credit` call of the test domain. */
+export function addCreditApplied(userId: string, amount: number, balance: number): JsonObject {
+  return {
+    type: 'action-applied',
+    action: {
+      action_type: 'add_credit',
+      name: 'add_credit',
+      arguments: { user_id: userId, amount },
+      result: { balance },
+    },
+    tool_domain: 'test',
+  };
+}
+
 /** A scripted plan (`scripted_plan`) of agent-side actions, given as `[tool, arguments]`. */
 export function agentPlan(...actions: [string, JsonObject][]): {
   actions: { name: string; arguments: JsonObject; side: 'agent' }[];

@@ -49,11 +49,13 @@ describe('float()', () => {
 });
 
 describe('int(str)', () => {
-  it('parses base-10 literals', () => {
-    expect(pyIntFromString('001')).toBe(1);
-    expect(pyIntFromString(' 12 ')).toBe(12);
-    expect(pyIntFromString('1_2')).toBe(12);
-    expect(pyIntFromString('+5')).toBe(5);
+  it.each([
+    ['001', 1],
+    [' 12 ', 12],
+    ['1_2', 12],
+    ['+5', 5],
+  ])('parses the base-10 literal %j', (text, value) => {
+    expect(pyIntFromString(text)).toBe(value);
   });
 
   it('raises ValueError with the literal', () => {

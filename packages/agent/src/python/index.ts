@@ -20,11 +20,4 @@ export { PyFloat, pyFloat, pyFloatStr, pyRound, pythonFloat, pythonFloatRepr } f
 export { pythonJsonDumps } from './json-dumps.js';
 export type { PythonJsonDumpsOptions } from './json-dumps.js';
 export { pythonRepr, pythonStr, pythonTypeName } from './repr.js';
-export {
-  compareCodePoints,
-  isPythonWhitespace,
-  pySortedStrings,
-  PYTHON_WHITESPACE_CLASS,
-  pythonStrip,
-  textwrapIndent,
-} from './strings.js';
+export * from './strings.js';
