@@ -5,6 +5,7 @@
  * @module
  */
 import type { DbStatePredicate, DomainModule, ToolDefinition } from '@scenaro/agent';
+import { COMMERCE_DOMAIN } from './data-root.js';
 import { COMMERCE_INITIALIZATION_FUNCTIONS } from './init-functions.js';
 import { readAtPath } from './scenarios/expected-state.js';
 import { endConversationTool, getUserDetailsTool } from './tools/account.js';
@@ -22,9 +23,6 @@ import {
   getSelectionTool,
   removeFromSelectionTool,
 } from './tools/selection.js';
-
-/** Name of the commerce registry namespace (tool domain and scenario-name prefix). */
-export const COMMERCE_DOMAIN = 'commerce';
 
 /** Every commerce tool, in the order they are presented to a model. */
 export const COMMERCE_TOOLS: readonly ToolDefinition[] = [

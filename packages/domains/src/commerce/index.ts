@@ -4,19 +4,13 @@
  *
  * @module
  */
-export {
-  COMMERCE_DOMAIN,
-  commerceDomain,
-  commerceTool,
-  COMMERCE_PREDICATES,
-  COMMERCE_TOOLS,
-} from './domain.js';
+export { commerceDomain, commerceTool, COMMERCE_PREDICATES, COMMERCE_TOOLS } from './domain.js';
 export {
   commerceEvalDomain,
   loadCommerceScenarios,
   resolveCommerceDataRoot,
 } from './eval-domain.js';
-export { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH } from './data-root.js';
+export { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH, COMMERCE_DOMAIN } from './data-root.js';
 export { COMMERCE_FEATURES } from './tools/frontend.js';
 export { END_CONVERSATION_REASON } from './tools/account.js';
 export {

@@ -15,8 +15,8 @@ import {
 } from '@scenaro/agent';
 import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent';
 import type { Scenario, SidedActionRecord } from '../scenario.js';
-import { COMMERCE_DATA_ROOT } from './data-root.js';
-import { COMMERCE_DOMAIN, commerceDomain } from './domain.js';
+import { COMMERCE_DATA_ROOT, COMMERCE_DOMAIN } from './data-root.js';
+import { commerceDomain } from './domain.js';
 import { checkExpectedState } from './scenarios/expected-state.js';
 import type { ExpectedStateReport } from './scenarios/expected-state.js';
 

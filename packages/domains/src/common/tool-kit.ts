@@ -6,7 +6,13 @@
  * @module
  */
 import { ToolError } from '@scenaro/agent';
-import type { JsonObject, ToolContext, ToolDefinition, ToolParametersSchema } from '@scenaro/agent';
+import type {
+  Db,
+  JsonObject,
+  ToolContext,
+  ToolDefinition,
+  ToolParametersSchema,
+} from '@scenaro/agent';
 import { pythonJsonDumps, pyTruthy, PythonError } from '@scenaro/agent/python';
 import { isJsonObject } from '@scenaro/sdk/util';
 
@@ -40,14 +46,34 @@ export function nemoDeliveredResult(result: unknown): unknown {
   };
 }
 
+/** What {@link nemoTool} takes: a tool definition, and whether its signature is fixed. */
+export type NemoToolSpec<Args extends JsonObject> = Omit<
+  ToolDefinition<Args>,
+  'ownsArguments' | 'modelResult'
+> & {
+  /**
+   * The Python signature takes exactly the schema's properties: a call with another argument
+   * raises Python's `TypeError` (see {@link rejectUnexpectedArguments}) before the tool runs.
+   */
+  fixedSignature?: boolean;
+};
+
 /**
  * A NeMo tool: it takes the model's arguments as they come (an exception reaches the model as
  * `{"error": str(e)}`) and delivers results NeMo's way. A non-empty `description` constructor
  * kwarg replaces the description the model sees, as NeMo's tools allow.
  */
-export function nemoTool<Args extends JsonObject = JsonObject>(
-  tool: Omit<ToolDefinition<Args>, 'ownsArguments' | 'modelResult'>,
-): ToolDefinition {
+export function nemoTool<Args extends JsonObject = JsonObject>({
+  fixedSignature = false,
+  ...tool
+}: NemoToolSpec<Args>): ToolDefinition {
+  const accepted = Object.keys(tool.parameters.properties);
+  const execute = fixedSignature
+    ? (args: Args, context: ToolContext) => {
+        rejectUnexpectedArguments(tool.name, args, accepted);
+        return tool.execute(args, context);
+      }
+    : tool.execute;
   const describe =
     tool.describe ??
     ((options: JsonObject) => ({
@@ -59,6 +85,7 @@ export function nemoTool<Args extends JsonObject = JsonObject>(
     }));
   return defineTool<Args>({
     ...tool,
+    execute,
     describe,
     ownsArguments: true,
     modelResult: nemoDeliveredResult,
@@ -167,13 +194,18 @@ export const DB_NOT_LOADED =
   'Scenario database not loaded. Send apply_initialization with a db_path first.';
 
 /**
- * The session db viewed as the family's db type `T` (the scenario loaded it from that family's
- * data); throws a {@link ToolError} when none is loaded.
+ * A db viewed as the family's db type `T`: the scenario loaded it from that family's data, so it
+ * has that shape (the one place the domains take a loaded db's shape on trust).
  */
+export function dbAs<T>(db: Db): T {
+  return db as T;
+}
+
+/** The session db viewed as the family's db type `T`; throws a {@link ToolError} when none is loaded. */
 export function sessionDb<T>(context: ToolContext): T {
   const db = context.state.db;
   if (db === undefined) throw new ToolError(DB_NOT_LOADED);
-  return db as T;
+  return dbAs<T>(db);
 }
 
 /** A deep copy of a db record, so results never alias the live db. */

@@ -7,6 +7,7 @@
 import { ToolError } from '@scenaro/agent';
 import type { Db } from '@scenaro/agent';
 import { isJsonObject } from '@scenaro/sdk/util';
+import { dbAs } from '../../common/tool-kit.js';
 
 /** Variant option keys a variant may carry (the shopper picks one value of each). */
 export const VARIANT_OPTION_KEYS = ['color', 'size', 'storage', 'switch'] as const;
@@ -151,5 +152,5 @@ export function asCommerceDb(db: Db | undefined): CommerceDb {
       'No commerce database is loaded in this session (initialize it with db_path "commerce/db.json").',
     );
   }
-  return db as unknown as CommerceDb;
+  return dbAs<CommerceDb>(db);
 }

@@ -5,8 +5,8 @@
  */
 import type { JsonObject } from '@scenaro/agent';
 import type { Scenario, SidedActionRecord, SidedInitializationAction } from '../../scenario.js';
-import { COMMERCE_DB_PATH } from '../data-root.js';
-import { COMMERCE_DOMAIN, COMMERCE_TOOLS } from '../domain.js';
+import { COMMERCE_DB_PATH, COMMERCE_DOMAIN } from '../data-root.js';
+import { COMMERCE_TOOLS } from '../domain.js';
 import { buildAgentPrompt, buildUserInstructions, buildUserPrompt } from '../prompts.js';
 import type { CommerceScenarioFile } from './schema.js';
 

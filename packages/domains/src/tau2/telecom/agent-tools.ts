@@ -265,5 +265,5 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     roamingTool(false),
     createTransferTool({ transferred: true }),
     refuelData,
-  ] as ToolDefinition[];
+  ];
 }

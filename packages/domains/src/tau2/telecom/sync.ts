@@ -9,6 +9,7 @@ import { FORBIDDEN_KEYS, setAtPath } from '@scenaro/agent';
 import type { Db, JsonObject, SyncApplyResult } from '@scenaro/agent';
 import { setDictItem } from '@scenaro/agent/python';
 import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
+import { dbAs } from '../../common/tool-kit.js';
 import type { SyncDeltas } from '../../scenario.js';
 import { findCustomerByPhone, findLineByPhone } from './crm.js';
 import { BillStatus, LineStatus } from './db-types.js';
@@ -29,8 +30,8 @@ import { simulateNetworkSearch } from './device.js';
  */
 export function syncTelecomState(agentDb: JsonObject, userDb: JsonObject): SyncDeltas {
   const deltas: SyncDeltas = { agent: {}, user: {} };
-  const crm = agentDb as unknown as TelecomDb;
-  const phone = userDb as unknown as TelecomUserDb;
+  const crm = dbAs<TelecomDb>(agentDb);
+  const phone = dbAs<TelecomUserDb>(userDb);
   const surroundings = phone.surroundings;
   if (!isJsonObject(surroundings)) return deltas;
   const phoneNumber = surroundings.phone_number;
@@ -147,7 +148,7 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
     }
   }
   if (surroundingsChanged && isJsonObject(db['device']) && isJsonObject(db['surroundings'])) {
-    simulateNetworkSearch(db as unknown as TelecomUserDb);
+    simulateNetworkSearch(dbAs<TelecomUserDb>(db));
   }
   return { applied, errors };
 }

@@ -483,4 +483,4 @@ export const telecomUserTools: readonly ToolDefinition[] = [
   rebootDevice,
   checkPaymentRequest,
   makePayment,
-] as readonly ToolDefinition[];
+];
