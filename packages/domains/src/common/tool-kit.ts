@@ -151,6 +151,17 @@ export function toolParameters(
   };
 }
 
+/**
+ * A NeMo tool's parameters: `properties`, of which `required` (all unless given), and nothing
+ * about other arguments (NeMo's tools check their own, or take anything).
+ */
+export function nemoParameters(
+  properties: Record<string, JsonObject> = {},
+  required: readonly string[] = Object.keys(properties),
+): ToolParametersSchema {
+  return toolParameters(properties, required, { closed: false });
+}
+
 /** A string parameter. */
 export function stringParam(description: string): JsonObject {
   return { type: 'string', description };

@@ -8,7 +8,7 @@
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
 import { pyFloatCall, pythonRepr, pythonStr } from '@scenaro/agent/python';
-import { nemoTool, numberParam, stringParam, toolParameters } from '../../common/tool-kit.js';
+import { nemoParameters, nemoTool, numberParam, stringParam } from '../../common/tool-kit.js';
 import {
   accountNotFound,
   findAccount,
@@ -18,7 +18,7 @@ import {
 import { formatMoney, parseMoney } from './money.js';
 
 const accountIdParameter = (description: string) =>
-  toolParameters({ account_id: stringParam(description) }, undefined, { closed: false });
+  nemoParameters({ account_id: stringParam(description) });
 
 /**
  * A tool that sets `fields` of the account with the given `account_id` and answers with the
@@ -70,7 +70,7 @@ export const processRefundTool = seedsEmptyAccounts(
     name: 'ProcessRefundTool',
     description:
       'Issue a refund on a customer account. Appends a negative charge entry to recent_charges and reduces the account balance by the refund amount.',
-    parameters: toolParameters(
+    parameters: nemoParameters(
       {
         account_id: stringParam('The customer account ID to refund.'),
         amount: numberParam('The refund amount in dollars, for example 49.99.'),
@@ -80,7 +80,6 @@ export const processRefundTool = seedsEmptyAccounts(
         date: stringParam('The refund date in YYYY-MM-DD format.'),
       },
       ['account_id', 'amount', 'description', 'date'],
-      { closed: false },
     ),
     kind: 'read',
     concurrent: false,
@@ -122,7 +121,7 @@ const CHANGE_PLAN_DESCRIPTION =
 /** The schema of `ChangePlanTool` for a plan table: the plan names are listed. */
 function changePlanParameters(plans: Record<string, unknown>) {
   const names = Object.keys(plans).join(', ');
-  return toolParameters(
+  return nemoParameters(
     {
       account_id: stringParam('The customer account ID to modify.'),
       new_plan: {
@@ -131,7 +130,6 @@ function changePlanParameters(plans: Record<string, unknown>) {
       },
     },
     ['account_id', 'new_plan'],
-    { closed: false },
   );
 }
 

@@ -9,10 +9,10 @@
 import type { JsonObject, ToolContext } from '@scenaro/agent';
 import {
   enumParam,
+  nemoParameters,
   nemoTool,
   pushFinalResponse,
   stringParam,
-  toolParameters,
 } from '../../common/tool-kit.js';
 import {
   accountNotFound,
@@ -32,10 +32,9 @@ export const checkOrderStatusTool = seedsEmptyAccounts(
   nemoTool({
     name: 'CheckOrderStatusTool',
     description: 'Check the status of a customer order by account ID and order ID.',
-    parameters: toolParameters(
+    parameters: nemoParameters(
       orderParameters('The customer account ID the order belongs to.', 'The order ID to check.'),
       ['account_id', 'order_id'],
-      { closed: false },
     ),
     kind: 'read',
     execute: (args: JsonObject, context: ToolContext) => {
@@ -53,7 +52,7 @@ export const startItemReturnTool = seedsEmptyAccounts(
     name: 'StartItemReturnTool',
     description:
       "Initiate a return for a customer order. Sets the order status to 'Return Started' and records the return reason.",
-    parameters: toolParameters(
+    parameters: nemoParameters(
       {
         ...orderParameters(
           'The customer account ID the order belongs to.',
@@ -64,7 +63,6 @@ export const startItemReturnTool = seedsEmptyAccounts(
         ),
       },
       ['account_id', 'order_id', 'reason'],
-      { closed: false },
     ),
     kind: 'read',
     concurrent: false,
@@ -91,7 +89,7 @@ const RESOLVE_DESCRIPTION =
 
 /** The schema of `ResolveTicketTool` for its `resolution_types` kwarg. */
 function resolveParameters(types: readonly string[]) {
-  return toolParameters(
+  return nemoParameters(
     {
       account_id: stringParam("The customer's account ID."),
       issue_summary: stringParam("Brief summary of the customer's issue."),
@@ -102,7 +100,6 @@ function resolveParameters(types: readonly string[]) {
       resolution_details: stringParam('Details of how the issue was resolved.'),
     },
     ['account_id', 'issue_summary', 'resolution_type', 'resolution_details'],
-    { closed: false },
   );
 }
 

@@ -15,7 +15,7 @@
  */
 import type { JsonObject, ToolContext, ToolDefinition, ToolKind } from '@scenaro/agent';
 import { pythonFloat, pythonStr, pythonStrip } from '@scenaro/agent/python';
-import { nemoTool, toolParameters } from '../../common/tool-kit.js';
+import { nemoParameters, nemoTool } from '../../common/tool-kit.js';
 import { DB_NOT_INITIALIZED, evaDb } from './store.js';
 import type { EvaDb, Rec } from './store.js';
 
@@ -304,7 +304,7 @@ export function evaTool(spec: EvaToolSpec): ToolDefinition {
   return nemoTool({
     name: spec.name,
     description: spec.description,
-    parameters: toolParameters(properties, required, { closed: false }),
+    parameters: nemoParameters(properties, required),
     kind: spec.kind,
     ...(spec.kind === 'write' ? { recordsOwnActions: true } : {}),
     execute: (args: JsonObject, context: ToolContext) => {

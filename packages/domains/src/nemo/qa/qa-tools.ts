@@ -5,19 +5,15 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { nemoTool, pushFinalResponse, stringParam, toolParameters } from '../../common/tool-kit.js';
+import { nemoParameters, nemoTool, pushFinalResponse, stringParam } from '../../common/tool-kit.js';
 
 export const saveQuestionAnswerTool = nemoTool({
   name: 'SaveQuestionAnswerTool',
   description: 'Save a question and answer pair to the conversation history for future reference.',
-  parameters: toolParameters(
-    {
-      question: stringParam('The question to that user asked.'),
-      answer: stringParam("The agent's answer to the question."),
-    },
-    undefined,
-    { closed: false },
-  ),
+  parameters: nemoParameters({
+    question: stringParam('The question to that user asked.'),
+    answer: stringParam("The agent's answer to the question."),
+  }),
   kind: 'read',
   fixedSignature: true,
   execute: (args: JsonObject, context: ToolContext) => {
@@ -34,11 +30,9 @@ export const getCityWeatherTool = nemoTool({
   // NeMo's description keeps its source indentation.
   description:
     '\n        Get the weather of a city. You need to provide the city name to get the weather.\n        ',
-  parameters: toolParameters(
-    { city_name: stringParam('The name of the city to get the weather of.') },
-    undefined,
-    { closed: false },
-  ),
+  parameters: nemoParameters({
+    city_name: stringParam('The name of the city to get the weather of.'),
+  }),
   kind: 'read',
   fixedSignature: true,
   execute: (args: JsonObject) => {

@@ -10,13 +10,13 @@ import { pythonStr } from '@scenaro/agent/python';
 import { seedsSharedState } from '../common/construction-state.js';
 import {
   integerParam,
+  nemoParameters,
   nemoTool,
   pushFinalResponse,
   stringParam,
-  toolParameters,
 } from '../../common/tool-kit.js';
 
-const noParameters = toolParameters({}, [], { closed: false });
+const noParameters = nemoParameters({}, []);
 const customerName = (what: string): JsonObject =>
   stringParam(
     `${what}, should be capitalized properly if the provided name is not capitalized (e.g. 'luna' -> 'Luna').`,
@@ -42,15 +42,11 @@ export const joinWaitListTool = seedsSharedState(
     name: 'JoinWaitListTool',
     description:
       "Add a customer to the restaurant waitlist. Requires the customer's name, phone number, and party size.",
-    parameters: toolParameters(
-      {
-        name: customerName("The customer's name"),
-        phone: stringParam("The customer's phone number, should be formatted as '123-456-7890'."),
-        party_size: integerParam('The number of people in the party.'),
-      },
-      undefined,
-      { closed: false },
-    ),
+    parameters: nemoParameters({
+      name: customerName("The customer's name"),
+      phone: stringParam("The customer's phone number, should be formatted as '123-456-7890'."),
+      party_size: integerParam('The number of people in the party.'),
+    }),
     kind: 'read',
     concurrent: false,
     fixedSignature: true,
@@ -84,11 +80,9 @@ export const dropWaitListTool = seedsSharedState(
     name: 'DropWaitListTool',
     description:
       'Remove a customer from the restaurant waitlist by name. Use this when a customer decides to leave the waitlist.',
-    parameters: toolParameters(
-      { name: customerName('The name of the customer to remove from the waitlist') },
-      undefined,
-      { closed: false },
-    ),
+    parameters: nemoParameters({
+      name: customerName('The name of the customer to remove from the waitlist'),
+    }),
     kind: 'read',
     concurrent: false,
     fixedSignature: true,
