@@ -34,7 +34,7 @@ function record(voice: RtviVoice): string[] {
   ];
   for (const name of names) {
     voice.on(name, (payload) => {
-      const p = payload as unknown as Record<string, unknown>;
+      const p: Record<string, unknown> = { ...payload };
       const detail =
         name === 'transcript'
           ? `${String(p['text'])}${p['final'] ? '' : '…'}`
