@@ -38,6 +38,8 @@ const runs = runsInBrowser && (sttMissing === undefined || process.env['CI'] ===
 
 /** Voice speed: Chromium's fake microphone plays in real time, so waits are seconds long. */
 const VOICE = 20_000;
+/** What the shopper asks for aloud. */
+const SPOKEN_REQUEST = 'show me headphones under one hundred dollars';
 
 /** A speaker level the probe measured: when, on the page's clock, and the peak of its 20 ms. */
 interface SpeakerSample {
@@ -176,11 +178,7 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
   }
 
   it('hears a spoken request: the transcript, the products, the spoken answer', async () => {
-    const wav = await microphoneFile(
-      'voice-request',
-      'show me headphones under one hundred dollars',
-      500,
-    );
+    const wav = await microphoneFile('voice-request', SPOKEN_REQUEST, 500);
     await withMicrophonePage(wav, async (page) => {
       const mic = page.getByRole('button', { name: 'Microphone' });
       await attribute(mic, 'aria-pressed').toBe('false');
@@ -230,11 +228,7 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
   }, 90_000);
 
   it('dictates into the message box, which is edited and sent; Esc cancels', async () => {
-    const wav = await microphoneFile(
-      'voice-dictation',
-      'show me headphones under one hundred dollars',
-      500,
-    );
+    const wav = await microphoneFile('voice-dictation', SPOKEN_REQUEST, 500);
     await withMicrophonePage(wav, async (page) => {
       await page.getByRole('button', { name: 'Connect' }).click();
       await text(page.getByTestId('connection')).toContain('Connected');

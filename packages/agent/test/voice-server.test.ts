@@ -13,6 +13,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { OUTPUT_SAMPLE_RATE, createPocketsphinxSpeechToText, wordErrors } from '../src/index.js';
+import type { VoiceOptions } from '../src/index.js';
 import { metricValue, scrapeMetrics } from '../src/testing/index.js';
 import type { RtviClient } from '../src/testing/index.js';
 import { withRtviClient } from './fixtures.js';
@@ -29,6 +30,11 @@ import {
 const { missing, runs } = await pocketsphinxTests('the voice server tests');
 const spans = new InMemorySpanExporter();
 const tracing = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+
+/** The bot's voice: PocketSphinx hearing, Flite speaking at `pacing`, and `extra`. */
+function flite(pacing: 'fast' | 'realtime', extra: Partial<VoiceOptions> = {}): () => VoiceOptions {
+  return () => ({ stt: createPocketsphinxSpeechToText(), tts: testTts(), pacing, ...extra });
+}
 
 function types(messages: RTVIMessage[]): string[] {
   return messages.map((m) => m.type);
@@ -48,12 +54,7 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
   afterAll(() => {
     trace.disable();
   });
-  const suite = useVoiceServer(missing, () => ({
-    stt: createPocketsphinxSpeechToText(),
-    tts: testTts(),
-    pacing: 'fast',
-    vad: { stopMs: 600 },
-  }));
+  const suite = useVoiceServer(missing, flite('fast', { vad: { stopMs: 600 } }));
 
   it('hears an utterance, answers in speech, and emits the voice events in order', async () => {
     await withRtviClient(suite.server.url, async (client) => {
@@ -162,11 +163,7 @@ function dictation(client: RtviClient, action: 'start' | 'end' | 'cancel', dicta
 }
 
 describe.skipIf(!runs)('voice bot server: audio_response and dictation', () => {
-  const suite = useVoiceServer(missing, () => ({
-    stt: createPocketsphinxSpeechToText(),
-    tts: testTts(),
-    pacing: 'fast',
-  }));
+  const suite = useVoiceServer(missing, flite('fast'));
 
   it('answers send-text in speech when audio_response is true, in text only when false', async () => {
     await withRtviClient(suite.server.url, async (client) => {
@@ -249,12 +246,7 @@ describe.skipIf(!runs)('voice bot server: audio_response and dictation', () => {
 });
 
 describe.skipIf(!runs)('voice bot server: barge-in (real-time pacing)', () => {
-  const suite = useVoiceServer(missing, () => ({
-    stt: createPocketsphinxSpeechToText(),
-    tts: testTts(),
-    pacing: 'realtime',
-    vad: { stopMs: 600 },
-  }));
+  const suite = useVoiceServer(missing, flite('realtime', { vad: { stopMs: 600 } }));
 
   it('user speech while the bot speaks stops its audio at once and takes the next turn', async () => {
     await withRtviClient(suite.server.url, async (client) => {

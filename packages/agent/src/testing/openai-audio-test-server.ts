@@ -172,9 +172,8 @@ export async function startOpenAIAudioTestServer(): Promise<OpenAIAudioTestServe
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, 500, String(error), null));
   });
-  const local = await listenLocally(server, '/v1');
   return {
-    baseURL: local.baseURL,
+    ...(await listenLocally(server, '/v1')),
     requests,
     get transcribe() {
       return state.transcribe;
@@ -185,6 +184,5 @@ export async function startOpenAIAudioTestServer(): Promise<OpenAIAudioTestServe
     failNext(status, message = `test failure ${status}`, count = 1) {
       for (let i = 0; i < count; i++) failures.push({ status, message });
     },
-    close: local.close,
   };
 }

@@ -71,9 +71,8 @@ export async function startStallingSpeechServer(): Promise<StallingSpeechServer>
         res.writeHead(400).end();
       });
   });
-  const local = await listenLocally(server, '/v1');
   return {
-    baseURL: local.baseURL,
+    ...(await listenLocally(server, '/v1')),
     inputs,
     get stall() {
       return state.stall;
@@ -81,6 +80,5 @@ export async function startStallingSpeechServer(): Promise<StallingSpeechServer>
     set stall(fn) {
       state.stall = fn;
     },
-    close: local.close,
   };
 }
