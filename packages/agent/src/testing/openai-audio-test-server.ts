@@ -172,17 +172,12 @@ export async function startOpenAIAudioTestServer(): Promise<OpenAIAudioTestServe
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, 500, String(error), null));
   });
-  return {
+  // The server is `state` itself, so a test's `transcribe` is the one requests use.
+  return Object.assign(state, {
     ...(await listenLocally(server, '/v1')),
     requests,
-    get transcribe() {
-      return state.transcribe;
-    },
-    set transcribe(fn) {
-      state.transcribe = fn;
-    },
-    failNext(status, message = `test failure ${status}`, count = 1) {
+    failNext(status: number, message = `test failure ${status}`, count = 1) {
       for (let i = 0; i < count; i++) failures.push({ status, message });
     },
-  };
+  });
 }
