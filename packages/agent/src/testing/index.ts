@@ -13,7 +13,7 @@
  * - {@link echoModel} / {@link echoConversation}: a scripted policy that repeats what it heard;
  * - {@link SPOKEN_USER_TURNS}: tau2-style user turns to speak to a voice bot;
  * - {@link pocketsphinxMissing}, {@link speak}: whether a voice test can hear, and what it says;
- * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}: small probes;
+ * - {@link upgradeStatus}, {@link httpJson}, {@link pollUntil}, {@link tcpSocketOf}: small probes;
  * - {@link scrapeMetrics}, {@link metricValue}: a server's Prometheus metrics.
  *
  * Node only.
