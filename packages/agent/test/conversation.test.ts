@@ -4,10 +4,11 @@ import { createConversationEngine, createReferenceAgentModel, getDictHash } from
 import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
 import {
-  TEST_DB,
+  addCreditApplied,
   agentPlan,
   startWithPipecatClient,
   systemPromptArgs,
+  TEST_DB,
   testDbWith,
 } from './fixtures.js';
 import type { TestServer } from './fixtures.js';
@@ -114,18 +115,7 @@ describe('scripted reference agent over RTVI', () => {
     const applied = bot.serverMessages.filter(
       (m) => (m as { type?: string }).type === 'action-applied',
     );
-    expect(applied).toEqual([
-      {
-        type: 'action-applied',
-        action: {
-          action_type: 'add_credit',
-          name: 'add_credit',
-          arguments: { user_id: 'u1', amount: 5 },
-          result: { balance: 15 },
-        },
-        tool_domain: 'test',
-      },
-    ]);
+    expect(applied).toEqual([addCreditApplied('u1', 5, 15)]);
     const exitIndex = bot.serverMessages.findIndex(
       (m) => (m as { text?: string }).text === '<exit>The task is finished.</exit>',
     );

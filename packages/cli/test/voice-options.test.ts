@@ -322,22 +322,31 @@ describe('scenaro serve voice flags', () => {
 describe('the voice engines of scenaro serve', () => {
   it('close after the server has closed', async () => {
     const events: string[] = [];
-    const engine = (name: string) => ({
-      close: () => {
-        events.push(`${name} closed`);
-        return Promise.resolve();
-      },
-    });
+    const close = (name: string) => () => {
+      events.push(`${name} closed`);
+      return Promise.resolve();
+    };
+    const unused = () => Promise.reject(new Error('not used here'));
+    const stt: SpeechToText = {
+      name: 'stt',
+      sampleRate: 16_000,
+      check: unused,
+      openSession: unused,
+      close: close('stt'),
+    };
+    const tts: TextToSpeech = {
+      name: 'tts',
+      sampleRate: 24_000,
+      synthesize: () => ({ [Symbol.asyncIterator]: () => ({ next: unused }) }),
+      close: close('tts'),
+    };
     const server = {
       close: () => {
         events.push('server closed');
         return Promise.resolve();
       },
     };
-    const voice = {
-      stt: engine('stt') as unknown as SpeechToText,
-      tts: engine('tts') as unknown as TextToSpeech,
-    };
+    const voice = { stt, tts };
     await closeVoiceWithServer(server, voice).close();
     expect(events).toEqual(['server closed', 'stt closed', 'tts closed']);
   });

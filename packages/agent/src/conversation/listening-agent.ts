@@ -36,7 +36,7 @@
  */
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
-import type { ConversationHost } from './hook.js';
+import type { PolicyHost } from './hook.js';
 import {
   canonical,
   editDistance,
@@ -147,7 +147,7 @@ function setAt(target: JsonObject, path: readonly (string | number)[], value: un
 }
 
 /** The read tool that looks an account up by user id alone, when the session has one. */
-function identityTool(host: ConversationHost): string | undefined {
+function identityTool(host: PolicyHost): string | undefined {
   for (const [name, bound] of host.state.tools) {
     const required = bound.tool.parameters.required ?? [];
     if (bound.tool.kind === 'read' && required.length === 1 && required[0] === 'user_id') {
@@ -157,7 +157,7 @@ function identityTool(host: ConversationHost): string | undefined {
   return undefined;
 }
 
-function isWrite(host: ConversationHost, name: string): boolean {
+function isWrite(host: PolicyHost, name: string): boolean {
   const bound = host.state.tools.get(name);
   if (bound) return bound.tool.kind !== 'read';
   return !/^(get|search|list|find|calculate|check|think)_/.test(name);
@@ -181,7 +181,7 @@ class ListeningAgent {
     repeats: 0,
   };
 
-  constructor(private readonly host: ConversationHost) {}
+  constructor(private readonly host: PolicyHost) {}
 
   turn(request: ChatRequest, plan: ScriptedPlan | undefined | string, afterTools: boolean): Reply {
     if (request.turn === 1 && !afterTools) {
@@ -478,7 +478,7 @@ function emit(
 }
 
 /** The listening reference agent (audio mode), built per session. */
-export function createListeningAgentModel(host: ConversationHost): ChatModel {
+export function createListeningAgentModel(host: PolicyHost): ChatModel {
   const agent = new ListeningAgent(host);
   return {
     processor: 'ScriptedListeningAgent',

@@ -1,8 +1,10 @@
 // The listening policies (audio mode) driven with hand-built contexts: what they heard decides what they do.
 import { describe, expect, it } from 'vitest';
-import type { ScenarioState, ToolDefinition } from '../scenario/types.js';
+import { createScenarioState } from '../scenario/types.js';
+import type { ToolDefinition } from '../scenario/types.js';
+import { ConversationContext } from './context.js';
 import type { ContextMessage } from './context.js';
-import type { ConversationHost } from './hook.js';
+import type { PolicyHost } from './hook.js';
 import { createListeningAgentModel } from './listening-agent.js';
 import { closestHeard, heardValues, spelledIds, withHeardDigits } from './listening-common.js';
 import {
@@ -25,12 +27,11 @@ function tool(name: string, kind: 'read' | 'write', required: string[]): ToolDef
   };
 }
 
-function host(plan: object, tools: ToolDefinition[], systemPrompt = 'policy'): ConversationHost {
-  const state = {
-    tools: new Map(tools.map((t) => [t.name, { tool: t, domain: 'test', options: {} }])),
-    shared: { [SCRIPTED_PLAN_KEY]: plan },
-  } as unknown as ScenarioState;
-  return { state, context: { systemPrompt } } as unknown as ConversationHost;
+function host(plan: object, tools: ToolDefinition[], systemPrompt = 'policy'): PolicyHost {
+  const state = createScenarioState();
+  state.shared[SCRIPTED_PLAN_KEY] = plan;
+  for (const t of tools) state.tools.set(t.name, { tool: t, domain: 'test', options: {} });
+  return { state, context: new ConversationContext(systemPrompt) };
 }
 
 interface Said {
