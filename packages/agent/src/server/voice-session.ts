@@ -37,6 +37,7 @@ import type { AudioBacklogLimits } from './audio-intake.js';
 import type { VoiceSlots } from './voice-slots.js';
 import type { VoiceEvent } from './metrics.js';
 import { settleWithin } from './shutdown.js';
+import { errorMessage } from '@scenaro/sdk/util';
 
 /** What a voice session needs of its bot session. */
 export interface VoiceSessionHost {
@@ -112,7 +113,10 @@ export class VoiceSession {
         },
         onError: (err, sentence) => {
           host.log.warn({ err, sentence }, 'speech synthesis failed; sentence skipped');
-          host.emit('error', { error: `Speech synthesis failed: ${messageOf(err)}`, fatal: false });
+          host.emit('error', {
+            error: `Speech synthesis failed: ${errorMessage(err)}`,
+            fatal: false,
+          });
         },
         onFirstFrame: (marks) => {
           const utterance = this.#lastUtterance;
@@ -256,7 +260,10 @@ export class VoiceSession {
     } catch (err) {
       this.#giveSlotBack();
       host.log.warn({ err }, 'speech to text is unavailable; audio is not heard');
-      host.emit('error', { error: `Speech input is unavailable: ${messageOf(err)}`, fatal: false });
+      host.emit('error', {
+        error: `Speech input is unavailable: ${errorMessage(err)}`,
+        fatal: false,
+      });
       return undefined;
     }
     const vad = await createWebRtcVad({ ...this.#options.vad, sampleRate: INPUT_SAMPLE_RATE });
@@ -281,7 +288,7 @@ export class VoiceSession {
         error: (err) => {
           host.log.warn({ err }, 'speech recognition failed');
           host.emit('error', {
-            error: `Speech recognition failed: ${messageOf(err)}`,
+            error: `Speech recognition failed: ${errorMessage(err)}`,
             fatal: false,
           });
         },
@@ -308,7 +315,10 @@ export class VoiceSession {
     if (this.#warnedInput) return;
     this.#warnedInput = true;
     this.#host.log.warn({ err }, 'an audio frame could not be heard');
-    this.#host.emit('error', { error: `Audio frame not heard: ${messageOf(err)}`, fatal: false });
+    this.#host.emit('error', {
+      error: `Audio frame not heard: ${errorMessage(err)}`,
+      fatal: false,
+    });
   }
 
   #clock(pacing: AudioPacing, sampleRate: number) {
@@ -333,7 +343,7 @@ export class VoiceSession {
       try {
         return run();
       } catch (err) {
-        throw RpcError.builtIn('APPLICATION_ERROR', messageOf(err));
+        throw RpcError.builtIn('APPLICATION_ERROR', errorMessage(err));
       }
     };
     this.#unregisterDictation = caller.registerComposerMethods({
@@ -351,7 +361,7 @@ export class VoiceSession {
           (err: unknown) => {
             throw RpcError.isInstance(err)
               ? err
-              : RpcError.builtIn('APPLICATION_ERROR', messageOf(err));
+              : RpcError.builtIn('APPLICATION_ERROR', errorMessage(err));
           },
         );
         return { transcript };
@@ -390,7 +400,7 @@ export async function prepareVoice(voice: VoiceOptions, log: Logger): Promise<vo
       () => log.info({ stt: stt.name }, 'voice: speech to text ready'),
       (err: unknown) =>
         log.warn(
-          { stt: stt.name, error: messageOf(err) },
+          { stt: stt.name, error: errorMessage(err) },
           'voice: speech to text is unavailable; audio sent to the bot is answered with an error',
         ),
     );
@@ -402,10 +412,6 @@ export async function prepareVoice(voice: VoiceOptions, log: Logger): Promise<vo
   } catch (err) {
     log.warn({ tts: tts.name, err }, 'voice: text to speech failed to warm up');
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export type { VoiceEvent } from './metrics.js';

@@ -24,6 +24,7 @@ import { StopRules } from './stop-rules.js';
 import { ShadowSync } from './sync.js';
 import { addTokenUsage, emptyTokenUsage } from './token-usage.js';
 import type { BotRole, BridgeFailure, ScenarioRun } from './types.js';
+import { errorMessage } from '@scenaro/sdk/util';
 
 /** Options of one bridged scenario. */
 export interface BridgeOptions {
@@ -203,7 +204,7 @@ class Bridge {
 
   #fail(err: unknown): void {
     if (this.#run.failure) return;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     const phase = this.#phase;
     const infrastructure =
       err instanceof BotConnectError ||
