@@ -187,7 +187,7 @@ describe('scenaro serve voice flags', () => {
 
   it('refuses a choice that is not offered', () => {
     expect(() => parse(['--stt', 'whisper'])).toThrow(
-      "option '--stt <engine>' argument 'whisper' is invalid. Allowed choices are pocketsphinx, openai, none.",
+      "option '--stt <engine>' argument 'whisper' is invalid. Allowed choices are pocketsphinx, openai, oracle, none.",
     );
     expect(() => parse(['--tts', 'espeak'])).toThrow(/argument 'espeak' is invalid/);
     expect(() => parse(['--audio-pacing', 'slow'])).toThrow('Allowed choices are realtime, fast.');
