@@ -132,6 +132,40 @@ describe('scenaro eval voice flags', () => {
     }
   });
 
+  it('give the local bots the oracle ear and its fault, only in audio mode and for local bots', async () => {
+    const oracle = await parse(['--mode', 'audio', '--stt', 'oracle', '--stt-fault', 'swap-digit']);
+    expect(oracle.speech).toEqual({
+      agent: { stt: 'oracle', sttFault: 'swap-digit', ttsVoice: 'slt' },
+      user: { stt: 'oracle', sttFault: 'swap-digit', ttsVoice: 'rms' },
+    });
+    const voices = await localVoices('fast', undefined, oracle.speech);
+    try {
+      expect(voices.agent.stt?.toldText).toBe(true);
+      expect(voices.user.stt?.toldText).toBe(true);
+    } finally {
+      await Promise.allSettled(
+        [voices.agent, voices.user].flatMap((v) => [v.stt?.close(), v.tts?.close()]),
+      );
+    }
+    await expect(
+      parse([
+        ...['--mode', 'audio', '--stt', 'oracle'],
+        ...['--agent-url', 'ws://127.0.0.1:1', '--user-url', 'ws://127.0.0.1:2'],
+      ]),
+    ).rejects.toThrow(
+      '--stt is for the local bots; the bots at --agent-url/--user-url have their own voices',
+    );
+    await expect(parse(['--stt', 'oracle'])).rejects.toThrow('--stt needs --mode audio');
+    const wrong = await parse(['--mode', 'audio', '--stt', 'oracle', '--stt-fault', 'drop']);
+    await expect(localVoices('fast', undefined, wrong.speech)).rejects.toThrow(
+      "--stt-fault: oracle has no hearing fault 'drop'; its hearing faults: swap-digit",
+    );
+    const unused = await parse(['--mode', 'audio', '--stt-fault', 'swap-digit']);
+    await expect(localVoices('fast', undefined, unused.speech)).rejects.toThrow(
+      '--stt-fault is used by --stt oracle only',
+    );
+  });
+
   it('reach the local bots: each speaks with its own voice and hears through the endpoint', async () => {
     const output = mkdtempSync(join(tmpdir(), 'scenaro-eval-voice-'));
     audio.transcribe = () => 'I would like some help with my order.';

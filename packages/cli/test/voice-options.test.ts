@@ -185,9 +185,18 @@ describe('scenaro serve voice flags', () => {
     expect(setup.summary).toContain(`tts=openai(tts-1, alloy at ${audio.baseURL})`);
   });
 
+  it('refuses the oracle ear: only the evaluation tells a bot what was said', async () => {
+    await expect(buildVoiceOptions(parse(['--stt', 'oracle']))).rejects.toThrow(
+      /^--stt oracle: it is told what the other bot said by the evaluation's bridge: only the local bots of `scenaro eval --mode audio` can use it$/,
+    );
+    await expect(
+      buildVoiceOptions(parse(['--stt', 'none', '--stt-fault', 'swap-digit'])),
+    ).rejects.toThrow('--stt-fault is used by --stt oracle only');
+  });
+
   it('refuses a choice that is not offered', () => {
     expect(() => parse(['--stt', 'whisper'])).toThrow(
-      "option '--stt <engine>' argument 'whisper' is invalid. Allowed choices are pocketsphinx, openai, none.",
+      "option '--stt <engine>' argument 'whisper' is invalid. Allowed choices are pocketsphinx, openai, oracle, none.",
     );
     expect(() => parse(['--tts', 'espeak'])).toThrow(/argument 'espeak' is invalid/);
     expect(() => parse(['--audio-pacing', 'slow'])).toThrow('Allowed choices are realtime, fast.');

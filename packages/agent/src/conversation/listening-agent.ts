@@ -17,7 +17,7 @@
  *   taken for other values. When none was heard it asks for it, then asks to
  *   spell it, at most twice per value; after that it says it cannot do that
  *   step without it and moves on (it does not guess: a value it never heard is
- *   never acted on). A heard value a tool rejected is not used again.
+ *   never acted on). A heard value a tool rejected is not used again, and is asked for again.
  *   Dates, flight numbers, words such as a cabin and flags are not gated: the
  *   agent is taken to have found them itself.
  * - The account. With a read tool that takes only a `user_id`
@@ -78,8 +78,7 @@ interface CallerValue {
 }
 
 /** A caller value an action was called with, as heard. */
-interface HeardUse {
-  id: string;
+interface HeardUse extends Pick<CallerValue, 'id' | 'key' | 'kind'> {
   value: string;
 }
 
@@ -100,6 +99,8 @@ interface AgentMemory {
   userStepAsked?: number;
   /** The account lookup failed in this turn: ask before trying another heard id. */
   lookupFailed?: boolean;
+  /** A tool refused a caller value as heard: the caller is asked for it again first. */
+  reask?: HeardUse;
   closingAsked: boolean;
   lastSaid: string;
   repeats: number;
@@ -253,8 +254,9 @@ class ListeningAgent {
         for (const u of planned.used) this.reject(u.id, u.value);
         const spent = planned.used.every((u) => (m.asks.get(u.id) ?? 0) >= MAX_ASKS_PER_VALUE);
         if (!spent) {
-          // Try the action again with what the caller says next.
+          // Ask the caller for the value again, then try the action with what it says.
           m.next = planned.index;
+          m.reask = planned.used.find((u) => (m.asks.get(u.id) ?? 0) < MAX_ASKS_PER_VALUE);
           return [...said, sentence].join(' ');
         }
       }
@@ -299,6 +301,10 @@ class ListeningAgent {
     if (m.identity === 'pending' && !lookupUsable) m.identity = 'skipped';
     let notes = '';
     const say = (reply: Reply): Reply => ({ ...reply, text: `${notes} ${reply.text}`.trim() });
+    // A refused value is asked for again, never replaced by one found elsewhere.
+    const reask = m.reask && this.ask(m.reask.id, labelOf(m.reask.key, m.reask.kind), m.reask.kind);
+    m.reask = undefined;
+    if (reask) return say({ text: reask });
     for (let guard = 0; guard < 2 * plan.actions.length + 2; guard++) {
       if (overTime || m.next >= plan.actions.length) return say(this.close(afterTools));
       if (m.identity !== 'done' && lookupUsable && !m.lookupFailed) {
@@ -405,9 +411,9 @@ class ListeningAgent {
     action: PlannedAction,
     messages: readonly ContextMessage[],
     texts: readonly string[],
-  ): { args: JsonObject; used: { id: string; value: string }[] } | { missing: CallerValue } {
+  ): { args: JsonObject; used: HeardUse[] } | { missing: CallerValue } {
     const args = structuredClone(action.arguments);
-    const used: { id: string; value: string }[] = [];
+    const used: HeardUse[] = [];
     for (const value of callerValues(action)) {
       if (foundInResults(messages, value.planned)) continue;
       const heard = closestHeard(
@@ -418,7 +424,7 @@ class ListeningAgent {
       );
       if (heard === undefined || !closeEnough(value, heard)) return { missing: value };
       setAt(args, value.path, value.kind === 'amount' ? Number(heard) : heard);
-      used.push({ id: value.id, value: heard });
+      used.push({ id: value.id, value: heard, key: value.key, kind: value.kind });
     }
     return { args, used };
   }

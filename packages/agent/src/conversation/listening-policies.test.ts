@@ -214,6 +214,41 @@ describe('listening reference agent', () => {
     expect(gaveUp.text).toMatch(/cannot do that.*anything else/i);
   });
 
+  it('asks again for a value a tool refused as heard, even when a later result holds it', async () => {
+    // The plan looks the account up itself, with a reservation read the agent needs not hear.
+    const plan = {
+      actions: [
+        { name: 'get_user_details', side: 'agent', arguments: { user_id: 'aarav_garcia_1177' } },
+        { name: 'get_reservation_details', side: 'agent', arguments: { reservation_id: 'SDZQKO' } },
+      ],
+    };
+    const agent = new Talk(createListeningAgentModel(host(plan, airlineTools)));
+    await agent.hear('hello');
+    await agent.hear('hi i have a question about my trip');
+    const misheard = await agent.hear(
+      'my user id is aarav underscore garcia underscore one one seven three',
+    );
+    expect(misheard.calls).toEqual([
+      { name: 'get_user_details', arguments: { user_id: 'aarav_garcia_1173' } },
+      { name: 'get_reservation_details', arguments: { reservation_id: 'SDZQKO' } },
+    ]);
+    // The reservation's owner is in its details, but the agent does not carry on with it.
+    const again = await agent.results(
+      { error: 'User aarav_garcia_1173 not found' },
+      { reservation_id: 'SDZQKO', user_id: 'aarav_garcia_1177' },
+    );
+    expect(again.calls).toEqual([]);
+    expect(again.text).toMatch(/not found.*did not get your user id.*spell it/i);
+    spoken(again.text);
+    const spelled = await agent.hear(
+      'a a r a v underscore g a r c i a underscore one one seven seven',
+    );
+    expect(spelled.calls[0]).toEqual({
+      name: 'get_user_details',
+      arguments: { user_id: 'aarav_garcia_1177' },
+    });
+  });
+
   it('keeps the drop-last-action fault', async () => {
     const plan = { actions: [changeFlights], faults: ['drop-last-action'] };
     const agent = new Talk(createListeningAgentModel(host(plan, airlineTools)));

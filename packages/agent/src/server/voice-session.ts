@@ -27,6 +27,8 @@ import { createWebRtcVad } from '../voice/audio/fvad-vad.js';
 import { InputAudioNormalizer } from '../voice/audio/input-audio.js';
 import type { InputAudioFrame } from '../voice/audio/input-audio.js';
 import { INPUT_SAMPLE_RATE } from '../voice/audio/pcm.js';
+import { ORACLE_SAID_MESSAGE } from '../voice/stt.js';
+import type { OracleSaidData } from '../voice/stt.js';
 import { UserListener } from '../voice/user-listener.js';
 import type { UtteranceMarks } from '../voice/user-listener.js';
 import { DEFAULT_OUTPUT_CHUNK_MS, DEFAULT_OUTPUT_LEAD_MS } from '../voice/voice-options.js';
@@ -138,6 +140,11 @@ export class VoiceSession {
     );
   }
 
+  /** True when the recognizer is told what was said (the oracle) rather than hearing it. */
+  get toldText(): boolean {
+    return this.#options.stt?.toldText === true;
+  }
+
   /** The reply's speech output, when the bot has a voice. */
   get speech(): SpeechOutput | undefined {
     return this.#speaker;
@@ -177,6 +184,31 @@ export class VoiceSession {
   /** Resolves once every frame received so far has been heard. */
   async heard(): Promise<void> {
     await this.#intake.drained();
+  }
+
+  /**
+   * The other side said `text` (an evaluation bridge's `oracle-said`, sent once that speech's
+   * audio has been sent): the recognizer is told it after the audio received before it is heard,
+   * so it lands on the audio's timeline. False, and nothing done, when the recognizer hears for
+   * itself (it is not the oracle).
+   */
+  told(text: string): boolean {
+    if (this.#closed || !this.toldText) return false;
+    this.#intake.after(async () => {
+      const listener = await this.#listener?.catch(() => undefined);
+      listener?.told(text);
+    });
+    return true;
+  }
+
+  /**
+   * An `oracle-said` message's `d`: its text told to the recognizer (see {@link told}). The
+   * error to answer with when `d` is not `{text: string}` or the recognizer is not told text.
+   */
+  toldMessage(d: unknown): string | undefined {
+    const text = (d as Partial<OracleSaidData> | null | undefined)?.text;
+    if (typeof text !== 'string') return `${ORACLE_SAID_MESSAGE} needs d.text, a string`;
+    return this.told(text) ? undefined : `this bot's speech to text is not told what was said`;
   }
 
   /**

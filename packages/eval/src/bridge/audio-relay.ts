@@ -16,6 +16,7 @@
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { BotEventHandlers } from './bot-events.js';
 import type { BotConnection } from './bot-connection.js';
+import { oracleEar } from './oracle-ear.js';
 import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
 import type { RelayClock } from './audio-timeline.js';
 import type { TurnRelay } from './relay.js';
@@ -42,6 +43,11 @@ export interface AudioRelayOptions {
   maxTurnMs?: number;
   /** Receives bridge-log lines. */
   log: (line: string) => void;
+  /**
+   * The bots whose recognizer is told what the other one said (the oracle): each sentence the
+   * other bot speaks is told to them once its audio has been relayed (see `oracle-ear.ts`).
+   */
+  tell?: readonly BotRole[];
 }
 
 /** A segment while it is being spoken and relayed. */
@@ -103,6 +109,7 @@ export class AudioRelay implements TurnRelay {
   };
   #waiter: Waiter | undefined;
   #kickedOff = false;
+  readonly #tell: ((speaker: BotRole, text: string) => void) | undefined;
   readonly handlers: BotEventHandlers;
 
   constructor(options: AudioRelayOptions) {
@@ -123,6 +130,14 @@ export class AudioRelay implements TurnRelay {
         moved: () => this.#checkWaiter(),
       },
     });
+    this.#tell = options.tell?.length
+      ? oracleEar({
+          told: options.tell,
+          whenRelayed: (source, call) => this.#timeline.whenRelayed(source, call),
+          bot: options.bot,
+          log: (line) => this.#logLine('!!', line),
+        })
+      : undefined;
     this.handlers = {
       'started-speaking': (role) => this.#startSegment(role),
       'stopped-speaking': (role) => this.#stopSegment(role),
@@ -131,6 +146,7 @@ export class AudioRelay implements TurnRelay {
       'tts-text': (role, event) => {
         const segment = this.#open[role];
         if (segment) segment.said += event.text;
+        this.#tell?.(role, event.text);
       },
       heard: (role, event) => {
         if (event.final) this.#ears[role].finals++;

@@ -83,6 +83,11 @@ class Stream {
   readonly pending = new Map<number, number>();
   readonly ended = new Set<number>();
   partial = new Uint8Array(0);
+  /** Chunks queued and chunks sent, since the start. */
+  queuedCount = 0;
+  sentCount = 0;
+  /** Calls due once so many chunks have been sent (see `AudioTimeline.whenRelayed`). */
+  readonly marks: { count: number; call: () => void }[] = [];
   tag: number | undefined;
   /** Between the segment's start and its end (after its audio is converted). */
   speaking = false;
@@ -126,6 +131,7 @@ class Stream {
   }
 
   #queue(pcm: Uint8Array): void {
+    this.queuedCount++;
     this.chunks.push({ pcm, tag: this.tag });
     if (this.tag !== undefined) this.pending.set(this.tag, (this.pending.get(this.tag) ?? 0) + 1);
   }
@@ -215,6 +221,27 @@ export class AudioTimeline {
         stream.inFlight--;
         this.#kick();
       });
+  }
+
+  /**
+   * Call `call` once every audio frame of `source` received so far has gone out to the other
+   * bot (right after the chunk that ends it, before the next one), or at once when it has.
+   */
+  whenRelayed(source: BotRole, call: () => void): void {
+    const stream = this.#streams[source];
+    stream.chain = stream.chain.then(() => {
+      const count = stream.queuedCount + (stream.partial.length > 0 ? 1 : 0);
+      if (count <= stream.sentCount) this.#call(call);
+      else stream.marks.push({ count, call });
+    });
+  }
+
+  #call(call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      this.#options.onError?.(err);
+    }
   }
 
   /** `source` started speaking segment `tag`: audio from now on belongs to it. */
@@ -352,6 +379,9 @@ export class AudioTimeline {
         if (stream.owed > 0) stream.owed--;
         continue;
       }
+      stream.sentCount++;
+      while (stream.marks[0] && stream.marks[0].count <= stream.sentCount)
+        this.#call(stream.marks.shift()!.call);
       if (chunk.tag === undefined) continue;
       this.#options.listener.sent(stream.source, chunk.tag, position);
       const left = (stream.pending.get(chunk.tag) ?? 1) - 1;

@@ -76,6 +76,11 @@ export interface AudioModeOptions {
   responseTimeoutSeconds?: number;
   /** Longest turn, audio time, s. @default 600 */
   maxTurnSeconds?: number;
+  /**
+   * The bots whose recognizer is told what the other one said (the oracle, `oracle-said`)
+   * rather than hearing it. @default none
+   */
+  tell?: readonly BotRole[];
 }
 
 /** Run one scenario through two bots. Never throws: failures are reported in `run.failure`. */
@@ -133,6 +138,7 @@ class Bridge {
             ? { responseTimeoutMs: audio.responseTimeoutSeconds * 1000 }
             : {}),
           ...(audio.maxTurnSeconds !== undefined ? { maxTurnMs: audio.maxTurnSeconds * 1000 } : {}),
+          ...(audio.tell ? { tell: audio.tell } : {}),
         })
       : undefined;
     this.#relay =

@@ -27,6 +27,7 @@ import { recordInvocation } from './run-args.js';
 import { outcomeOf, runOneScenario } from './scenario-run.js';
 import type { BotEndpoints, ScenarioRunContext } from './scenario-run.js';
 import { localVoices } from './voices.js';
+import type { BotSide } from './voices.js';
 
 /** Where a run keeps its files. */
 interface RunFolders {
@@ -56,8 +57,13 @@ export async function runEvaluation(given: EvaluationOptions): Promise<Evaluatio
     progress.finished(metrics.scenario_name, outcomeOf(metrics), 'resumed');
 
   const dbCache = new DbCache();
-  const audio = audioMode(options);
-  const bots = await startBotsIfLocal(options, work, { dataRoot, dbCache, audio, progress });
+  const bots = await startBotsIfLocal(options, work, {
+    dataRoot,
+    dbCache,
+    audio: audioMode(options),
+    progress,
+  });
+  const audio = audioMode(options, bots.told);
   const context: ScenarioRunContext = {
     runDir: folders.runDir,
     dataRoot,
@@ -136,9 +142,17 @@ async function keepFinished(
   return { results, todo };
 }
 
-function audioMode(options: EvaluationOptions): AudioModeOptions | undefined {
+/** Audio mode's options; `tell`: the local bots whose recognizer is told what was said. */
+function audioMode(
+  options: EvaluationOptions,
+  tell: readonly BotSide[] = [],
+): AudioModeOptions | undefined {
   return options.mode === 'audio'
-    ? { ...options.audio, clock: options.audioClock ?? 'realtime' }
+    ? {
+        ...options.audio,
+        clock: options.audioClock ?? 'realtime',
+        ...(tell.length > 0 ? { tell } : {}),
+      }
     : undefined;
 }
 
@@ -155,7 +169,7 @@ async function startBotsIfLocal(
     audio: AudioModeOptions | undefined;
     progress: ProgressDisplay;
   },
-): Promise<{ endpoints: BotEndpoints; local?: LocalBots }> {
+): Promise<{ endpoints: BotEndpoints; local?: LocalBots; told?: BotSide[] }> {
   const { agentUrl, userUrl } = options;
   const local = !agentUrl || !userUrl;
   if (options.speech && !local)
@@ -171,6 +185,10 @@ async function startBotsIfLocal(
     ...(options.userLlm ? { userLlm: options.userLlm } : {}),
   });
   run.progress.note(`started local bots: agent ${bots.agentUrl}, user ${bots.userUrl}`);
+  // A local bot whose recognizer is told what was said (the oracle) is told it by the bridge.
+  const told = (['agent', 'user'] as const).filter(
+    (side) => (side === 'agent' ? !agentUrl : !userUrl) && voice?.[side].stt?.toldText === true,
+  );
   return {
     endpoints: {
       agentUrl: agentUrl ?? bots.agentUrl,
@@ -178,6 +196,7 @@ async function startBotsIfLocal(
       token: bots.token,
     },
     local: bots,
+    told,
   };
 }
 
