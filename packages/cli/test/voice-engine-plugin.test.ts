@@ -10,12 +10,10 @@ import { concatBytes, defineSpeechEngine, PcmChunker, registerSpeechEngine } fro
 import type { BotServer, SpeechToText, SttSession, TextToSpeech, Transcript } from '@scenaro/agent';
 import { RtviClient } from '@scenaro/agent/testing';
 import { runEvaluation } from '@scenaro/eval';
-import type { EvaluationOptions } from '@scenaro/eval';
 import { evalCommand } from '../src/commands/eval.js';
 import { serveCommand } from '../src/commands/serve.js';
-import { evaluationOptions } from '../src/eval-flags.js';
-import type { EvalFlags } from '../src/eval-flags.js';
 import { serve } from '../src/start-server.js';
+import { evalOptions } from './eval-options.js';
 import type { ServeOptions } from '../src/start-server.js';
 
 /** Every call the fake engines got. */
@@ -167,21 +165,6 @@ async function serveOptions(args: string[]): Promise<ServeOptions> {
       options = flags;
     })
     .parseAsync(args, { from: 'user' });
-  return options!;
-}
-
-/** The runner options `scenaro eval ARGS` would run with. */
-async function evalOptions(args: string[]): Promise<EvaluationOptions> {
-  let options: EvaluationOptions | undefined;
-  const command = evalCommand()
-    .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: () => {} })
-    .action((flags: EvalFlags, self: typeof command) => {
-      options = evaluationOptions(flags, ['node', 'scenaro'], (flag) => {
-        return self.getOptionValueSource(flag) === 'cli';
-      });
-    });
-  await command.parseAsync(args, { from: 'user' });
   return options!;
 }
 
