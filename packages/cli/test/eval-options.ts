@@ -1,5 +1,11 @@
-/** What the eval command tests share: the runner options a command line parses to. */
-import type { EvaluationOptions } from '@scenaro/eval';
+/**
+ * What the eval command tests share: the runner options a command line parses to, and what an
+ * audio run that spoke the first scenario leaves behind.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { EvaluationOptions, EvaluationResult } from '@scenaro/eval';
 import { evalCommand } from '../src/commands/eval.js';
 import { evaluationOptions } from '../src/eval-flags.js';
 import type { EvalFlags } from '../src/eval-flags.js';
@@ -18,4 +24,17 @@ export async function evalOptions(args: string[]): Promise<EvaluationOptions> {
   await command.parseAsync(args, { from: 'user' });
   if (!options) throw new Error('the eval action did not run');
   return options;
+}
+
+/**
+ * The first scenario's first caller turn was heard as said, and the run recorded its speech
+ * settings (so a resumed run builds the same voices).
+ */
+export function expectHeardAndRecorded(result: EvaluationResult, options: EvaluationOptions): void {
+  const segments = (result.metrics[0]?.['audio'] as { segments: { heard: string }[] }).segments;
+  expect(segments[0]?.heard).toBe('I would like some help with my order.');
+  const runArgs = JSON.parse(readFileSync(join(result.runDir, 'run_args.json'), 'utf8')) as {
+    invocations: { parsed_args: Record<string, unknown> }[];
+  };
+  expect(runArgs.invocations[0]?.parsed_args['speech']).toEqual(options.speech);
 }

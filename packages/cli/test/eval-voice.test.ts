@@ -2,7 +2,7 @@
 // per bot: the flags become the run's speech settings (recorded with it), are refused where they
 // do not apply, and the engines they choose (built through the speech-engine registry) are the
 // ones the local bots speak and hear with.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { startOpenAIAudioTestServer } from '@scenaro/agent/testing';
 import type { OpenAIAudioTestServer } from '@scenaro/agent/testing';
 import { localVoices, runEvaluation } from '@scenaro/eval';
 import type { BotSide } from '@scenaro/eval';
-import { evalOptions } from './eval-options.js';
+import { evalOptions, expectHeardAndRecorded } from './eval-options.js';
 
 let audio: OpenAIAudioTestServer;
 beforeAll(async () => {
@@ -140,12 +140,6 @@ describe('scenaro eval voice flags', () => {
     expect(new Set(speech.map((r) => r.fields['voice']))).toEqual(new Set(['nova', 'onyx']));
     const transcriptions = audio.requests.filter((r) => r.path.endsWith('/audio/transcriptions'));
     expect(transcriptions.length).toBeGreaterThanOrEqual(2);
-    const segments = (result.metrics[0]?.['audio'] as { segments: { heard: string }[] }).segments;
-    expect(segments[0]?.heard).toBe('I would like some help with my order.');
-    // The run records the settings, so a resumed run builds the same voices.
-    const runArgs = JSON.parse(readFileSync(join(result.runDir, 'run_args.json'), 'utf8')) as {
-      invocations: { parsed_args: Record<string, unknown> }[];
-    };
-    expect(runArgs.invocations[0]?.parsed_args['speech']).toEqual(options.speech);
+    expectHeardAndRecorded(result, options);
   }, 120_000);
 });

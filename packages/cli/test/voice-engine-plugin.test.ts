@@ -2,7 +2,7 @@
 // a choice of `scenaro serve` and `scenaro eval`, its options are flags with their --help, and
 // it is the engine the bots actually speak and hear with: the fake engines here count their
 // calls. A tone per character for speech, a fixed transcript for what is heard.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { runEvaluation } from '@scenaro/eval';
 import { evalCommand } from '../src/commands/eval.js';
 import { serveCommand } from '../src/commands/serve.js';
 import { serve } from '../src/start-server.js';
-import { evalOptions } from './eval-options.js';
+import { evalOptions, expectHeardAndRecorded } from './eval-options.js';
 import type { ServeOptions } from '../src/start-server.js';
 
 /** Every call the fake engines got. */
@@ -240,11 +240,6 @@ describe('a speech engine registered at run time', () => {
     // Spoken at the relay's rate, which the engine declares as its own.
     expect(new Set(calls.synthesized.map((c) => c.sampleRate))).toEqual(new Set([16_000]));
     expect(calls.finals).toBeGreaterThanOrEqual(2);
-    const segments = (result.metrics[0]?.['audio'] as { segments: { heard: string }[] }).segments;
-    expect(segments[0]?.heard).toBe('I would like some help with my order.');
-    const runArgs = JSON.parse(readFileSync(join(result.runDir, 'run_args.json'), 'utf8')) as {
-      invocations: { parsed_args: Record<string, unknown> }[];
-    };
-    expect(runArgs.invocations[0]?.parsed_args['speech']).toEqual(options.speech);
+    expectHeardAndRecorded(result, options);
   }, 120_000);
 });
