@@ -137,9 +137,9 @@ afterEach(async () => {
 
 describe('barge-in during tool calls', () => {
   it('does not run a write queued after the interrupted frontend tool, and says so', async () => {
-    bot.client.sendText('pick and book', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('pick and book', { run_immediately: true, audio_response: false });
     await waitFor(() => picks.length === 1, 'the browser to get pick_slot');
-    bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
     await waitFor(() => turnsCompleted().length === 2, 'both turns to complete');
 
     expect(turnsCompleted().map((t) => t.interrupted)).toEqual([true, false]);
@@ -152,9 +152,9 @@ describe('barge-in during tool calls', () => {
   });
 
   it('reports a write that completed after the barge-in as run, not cancelled', async () => {
-    bot.client.sendText('slow book', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('slow book', { run_immediately: true, audio_response: false });
     await waitFor(() => releaseSlowBook !== undefined, 'slow_book to start');
-    bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
     await waitFor(() => bot.messages.some((m) => m.type === 'bot-interrupted'), 'the interruption');
     releaseSlowBook?.();
     await waitFor(() => turnsCompleted().length === 2, 'both turns to complete');

@@ -61,7 +61,7 @@ describe('scripted reference agent over RTVI', () => {
 
   it('greets on the first turn with events in order', async () => {
     bot.events.length = 0;
-    bot.client.sendText('Hello', { audio_response: false });
+    await bot.client.sendText('Hello', { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(1)), 'turn 1');
     const names = bot.events.map(([name]) => name);
     expect(names).toEqual([
@@ -85,7 +85,7 @@ describe('scripted reference agent over RTVI', () => {
   });
 
   it('carries out the plan through the real tool path, then closes the conversation', async () => {
-    bot.client.sendText('I need credit on my account', { audio_response: false });
+    await bot.client.sendText('I need credit on my account', { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(2)), 'turn 2');
     const confirm = bot.serverMessages.find(turnComplete(2)) as { text: string };
     expect(confirm.text).toMatch(
@@ -95,7 +95,7 @@ describe('scripted reference agent over RTVI', () => {
       bot.serverMessages.filter((m) => (m as { type?: string }).type === 'action-applied'),
     ).toEqual([]);
     bot.events.length = 0;
-    bot.client.sendText('Yes, please go ahead.', { audio_response: false });
+    await bot.client.sendText('Yes, please go ahead.', { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(3)), 'turn 3');
     const second = bot.serverMessages.find(turnComplete(3)) as { text: string; exit?: string };
     expect(second.exit).toBeUndefined();
@@ -105,7 +105,7 @@ describe('scripted reference agent over RTVI', () => {
     expect(second.text).toContain(
       `get_user(user_id="u1") -> {"user_id":"u1","name":"Ada","balance":10}`,
     );
-    bot.client.sendText("No, that's all.", { audio_response: false });
+    await bot.client.sendText("No, that's all.", { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(4)), 'turn 4');
     const names = bot.events.map(([name]) => name);
     // tool calls of the first model call, then the report and the end tool, then the exit push

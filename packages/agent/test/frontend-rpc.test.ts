@@ -153,7 +153,7 @@ afterEach(async () => {
 
 describe('frontend tools over RTVI with the real client', () => {
   it('runs a tool in the browser: the agent gets response.data, the feature gets componentData', async () => {
-    bot.client.sendText('call show_items', { audio_response: false });
+    await bot.client.sendText('call show_items', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(toolResults[0]).toEqual({ items: ['tea @ tea house'] });
     await waitFor(() => features.some((f) => f.status === 'success'));
@@ -166,21 +166,21 @@ describe('frontend tools over RTVI with the real client', () => {
 
   it('answers TIMEOUT within the deadline when the handler hangs', async () => {
     const t0 = Date.now();
-    bot.client.sendText('call hang_tool', { audio_response: false });
+    await bot.client.sendText('call hang_tool', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(Date.now() - t0).toBeLessThan(1500 + 1000);
     expect(toolResults[0]).toMatchObject({ code: 'TIMEOUT' });
   });
 
   it('answers ERROR with the message when the handler throws', async () => {
-    bot.client.sendText('call throw_tool', { audio_response: false });
+    await bot.client.sendText('call throw_tool', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(toolResults[0]).toMatchObject({ code: 'ERROR' });
     expect(JSON.stringify(toolResults[0])).toContain('boom');
   });
 
   it('answers CANCELLED when the browser disconnects mid-call', async () => {
-    bot.client.sendText('call slow_tool', { audio_response: false });
+    await bot.client.sendText('call slow_tool', { audio_response: false });
     await waitFor(() => started.length === 1);
     await bot.client.disconnect();
     await waitFor(() => runnerResults.length === 1);
@@ -191,7 +191,7 @@ describe('frontend tools over RTVI with the real client', () => {
     session.stop();
     await waitFor(() => true);
     await new Promise((r) => setTimeout(r, 50));
-    bot.client.sendText('call show_items', { audio_response: false });
+    await bot.client.sendText('call show_items', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(toolResults[0]).toEqual({ ranInBot: true });
     expect(runnerResults).toEqual([]);

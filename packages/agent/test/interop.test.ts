@@ -118,7 +118,7 @@ describe('real @pipecat-ai/client-js against the bot server', () => {
   });
 
   it('delivers send-text to the session hook with its options', async () => {
-    bot.client.sendText('hello there', { audio_response: false });
+    await bot.client.sendText('hello there', { audio_response: false });
     await pollUntil(() => texts.some((t) => t.content === 'hello there'), 'the text', 3000);
     expect(texts.find((t) => t.content === 'hello there')).toEqual({
       content: 'hello there',
@@ -128,7 +128,7 @@ describe('real @pipecat-ai/client-js against the bot server', () => {
   });
 
   it('pushes action-applied server-messages for write tools', async () => {
-    bot.client.sendText('credit u1');
+    await bot.client.sendText('credit u1');
     await pollUntil(() => bot.serverMessages.length > 0, 'a server message', 3000);
     expect(bot.serverMessages[0]).toEqual(addCreditApplied('u1', 1, 4));
     const summary = (await bot.client.sendClientRequest('get_scenario_summary', {})) as {

@@ -161,9 +161,9 @@ describe('scenaro serve voice flags', () => {
     const { stt, tts } = setup.voice as { stt: SpeechToText; tts: TextToSpeech };
     expect((await synthesizeAll(tts, 'Hello there.')).length).toBeGreaterThan(0);
     const session = await stt.openSession();
-    session.write(new Uint8Array(16_000));
+    await session.write(new Uint8Array(16_000));
     session.startUtterance();
-    session.write(new Uint8Array(16_000));
+    await session.write(new Uint8Array(16_000));
     expect((await session.endUtterance()).text).toBe('hello world');
     await session.close();
 
