@@ -166,7 +166,7 @@ describe('an oracle session: texts told against utterances', () => {
   it('gives each ended utterance the texts told since the previous final, in order', async () => {
     const session = await (await oracle()).openSession();
     const seen = transcripts(session);
-    session.write(new Uint8Array(3200));
+    await session.write(new Uint8Array(3200));
     session.startUtterance(0);
     session.told?.('Hello there.');
     session.told?.(' How can I help?');
