@@ -120,7 +120,14 @@ describe('scenaro eval voice flags', () => {
   });
 
   it('give the local bots the oracle ear and its fault, only in audio mode and for local bots', async () => {
-    const oracle = await parse(['--mode', 'audio', '--stt', 'oracle', '--stt-fault', 'swap-digit']);
+    const oracle = await evalOptions([
+      '--mode',
+      'audio',
+      '--stt',
+      'oracle',
+      '--stt-fault',
+      'swap-digit',
+    ]);
     expect(oracle.speech).toEqual({
       agent: { stt: 'oracle', sttFault: 'swap-digit', ttsVoice: 'slt' },
       user: { stt: 'oracle', sttFault: 'swap-digit', ttsVoice: 'rms' },
@@ -135,19 +142,19 @@ describe('scenaro eval voice flags', () => {
       );
     }
     await expect(
-      parse([
+      evalOptions([
         ...['--mode', 'audio', '--stt', 'oracle'],
         ...['--agent-url', 'ws://127.0.0.1:1', '--user-url', 'ws://127.0.0.1:2'],
       ]),
     ).rejects.toThrow(
       '--stt is for the local bots; the bots at --agent-url/--user-url have their own voices',
     );
-    await expect(parse(['--stt', 'oracle'])).rejects.toThrow('--stt needs --mode audio');
-    const wrong = await parse(['--mode', 'audio', '--stt', 'oracle', '--stt-fault', 'drop']);
+    await expect(evalOptions(['--stt', 'oracle'])).rejects.toThrow('--stt needs --mode audio');
+    const wrong = await evalOptions(['--mode', 'audio', '--stt', 'oracle', '--stt-fault', 'drop']);
     await expect(localVoices('fast', undefined, wrong.speech)).rejects.toThrow(
       "--stt-fault: oracle has no hearing fault 'drop'; its hearing faults: swap-digit",
     );
-    const unused = await parse(['--mode', 'audio', '--stt-fault', 'swap-digit']);
+    const unused = await evalOptions(['--mode', 'audio', '--stt-fault', 'swap-digit']);
     await expect(localVoices('fast', undefined, unused.speech)).rejects.toThrow(
       '--stt-fault is used by --stt oracle only',
     );
