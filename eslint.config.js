@@ -45,6 +45,29 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for every TypeScript file: an unhandled promise is a bug (a lost
+    // rejection, or a test that ends before what it started). The packages' sources and tests
+    // are typed by tsconfig.test.json; the demo by its three tsconfigs (the page under src,
+    // the server with shared, and the tests with vite.config.ts). Plain JS (bench, scripts,
+    // configuration) stays on the untyped rules above.
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    languageOptions: {
+      parserOptions: {
+        project: [
+          './tsconfig.test.json',
+          './apps/demo/tsconfig.json',
+          './apps/demo/server/tsconfig.json',
+          './apps/demo/test/tsconfig.json',
+        ],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // CommonJS configuration files (.dependency-cruiser.cjs).
     files: ['**/*.cjs'],
     languageOptions: {

@@ -18,6 +18,7 @@ import {
   evalDataRoot,
   positiveInt,
   printTable,
+  scenarioArgs,
   skipWithoutEvalData,
   watchdog,
 } from './lib/common.mjs';
@@ -25,10 +26,8 @@ import {
 skipWithoutEvalData('eval-audio-clocks bench');
 const args = process.argv.slice(2);
 const undithered = args.includes('--undithered');
-const at = args.indexOf('--scenarios');
-const count = at >= 0 ? positiveInt(args[at + 1]) : 5;
-const level = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--scenarios');
-const concurrency = positiveInt(level, count);
+const { count, levels } = scenarioArgs(args, 5);
+const concurrency = positiveInt(levels[0], count);
 watchdog('eval-audio-clocks bench', 3000);
 
 const { localSpeechSettings, localVoices, runEvaluation } = await import('@scenaro/eval');

@@ -24,6 +24,7 @@ import {
   printTable,
   ratio,
   repoRoot,
+  scenarioArgs,
   skipWithoutEvalData,
   watchdog,
 } from './lib/common.mjs';
@@ -31,12 +32,8 @@ import { reapedChildrenMs, treeCpu } from './lib/proc-cpu.mjs';
 
 skipWithoutEvalData('eval-audio bench');
 const args = process.argv.slice(2);
-const at = args.indexOf('--scenarios');
-const count = at >= 0 ? positiveInt(args[at + 1]) : 4;
-const levels = args
-  .filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--scenarios')
-  .map((a) => positiveInt(a));
-const concurrencies = levels.length > 0 ? levels : [1, 2, 4];
+const { count, levels } = scenarioArgs(args, 4);
+const concurrencies = levels.length > 0 ? levels.map((a) => positiveInt(a)) : [1, 2, 4];
 watchdog('eval-audio bench', 2400);
 
 const DOMAIN = 'tau2_airline';

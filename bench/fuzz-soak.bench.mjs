@@ -17,6 +17,7 @@ import { setImmediate } from 'node:timers';
 import { WebSocket } from 'ws';
 import {
   emitResult,
+  jsonLineChannel,
   machineInfo,
   machineLine,
   percentile,
@@ -60,29 +61,11 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
 const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', SERVER], {
   stdio: ['pipe', 'pipe', 'inherit'],
 });
-const replies = [];
-let buffered = '';
-child.stdout.setEncoding('utf8').on('data', (chunk) => {
-  buffered += chunk;
-  let at;
-  while ((at = buffered.indexOf('\n')) >= 0) {
-    replies.push(JSON.parse(buffered.slice(0, at)));
-    buffered = buffered.slice(at + 1);
-  }
-});
-let crashed = false;
+let crashed;
 child.on('exit', (code) => {
-  if (code !== 0) crashed = true;
+  if (code !== 0) crashed = `exit code ${code}`;
 });
-async function ask(line) {
-  const seen = replies.length;
-  if (line) child.stdin.write(`${line}\n`);
-  while (replies.length === seen) {
-    if (crashed) throw new Error('the server process died');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return replies[seen];
-}
+const ask = jsonLineChannel(child, () => crashed);
 const started = await ask();
 
 // --- fuzz input --------------------------------------------------------------------------------

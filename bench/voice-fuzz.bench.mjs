@@ -54,6 +54,7 @@ import { spawn } from 'node:child_process';
 import { setImmediate } from 'node:timers';
 import {
   emitResult,
+  jsonLineChannel,
   machineInfo,
   machineLine,
   percentile,
@@ -115,30 +116,12 @@ const child = spawn(
 // A failed run (the watchdog, an exception) must not leave the server running.
 const killServer = () => child.kill('SIGKILL');
 process.once('exit', killServer);
-const replies = [];
-let buffered = '';
-child.stdout.setEncoding('utf8').on('data', (chunk) => {
-  buffered += chunk;
-  let at;
-  while ((at = buffered.indexOf('\n')) >= 0) {
-    replies.push(JSON.parse(buffered.slice(0, at)));
-    buffered = buffered.slice(at + 1);
-  }
-});
 let crashed;
 let closing = false;
 child.on('exit', (code, signal) => {
   if (!closing || code !== 0) crashed = signal ?? `exit code ${code}`;
 });
-async function ask(line) {
-  const seen = replies.length;
-  if (line) child.stdin.write(`${line}\n`);
-  while (replies.length === seen) {
-    if (crashed) throw new Error(`the server process died (${crashed})`);
-    await sleep(10);
-  }
-  return replies[seen];
-}
+const ask = jsonLineChannel(child, () => crashed);
 const started = await ask();
 if (started.skip) {
   console.log(`voice-fuzz skipped: ${started.skip}`);

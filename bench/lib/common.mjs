@@ -105,3 +105,42 @@ export function positiveInt(text, fallback) {
   }
   return n;
 }
+
+/**
+ * Talk to a child process that answers each stdin line with one JSON line on stdout. The result
+ * is `ask(line)`: it writes `line` (with no line, it only waits) and resolves with the next reply;
+ * it throws once `died()` gives the reason the child died.
+ */
+export function jsonLineChannel(child, died) {
+  const replies = [];
+  let buffered = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    buffered += chunk;
+    let at;
+    while ((at = buffered.indexOf('\n')) >= 0) {
+      replies.push(JSON.parse(buffered.slice(0, at)));
+      buffered = buffered.slice(at + 1);
+    }
+  });
+  return async function ask(line) {
+    const seen = replies.length;
+    if (line) child.stdin.write(`${line}\n`);
+    while (replies.length === seen) {
+      const reason = died();
+      if (reason !== undefined) throw new Error(`the server process died (${reason})`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return replies[seen];
+  };
+}
+
+/**
+ * The arguments `[--scenarios N] [level...]`: the scenario count (`defaultCount` without the
+ * flag) and the levels given, as text.
+ */
+export function scenarioArgs(args, defaultCount) {
+  const at = args.indexOf('--scenarios');
+  const count = at >= 0 ? positiveInt(args[at + 1]) : defaultCount;
+  const levels = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--scenarios');
+  return { count, levels };
+}

@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { DomainRegistry, createConversationEngine, startBotServer } from '@scenaro/agent';
 import type { BotServer, ChatModel, ConversationHost, Logger, VoiceOptions } from '@scenaro/agent';
 import { COMMERCE_DATA_ROOT, commerceDomain, createShopAssistantModel } from '@scenaro/domains';
+import { errorMessage } from '@scenaro/sdk/util';
 import type { DemoConfig, DemoVoice } from '../shared/demo-protocol.js';
 import { demoPageDir } from './page-dir.js';
 import { assertPageBuilt, startPageServer } from './page-server.js';
@@ -92,7 +93,7 @@ async function describeVoice(voice: VoiceOptions | undefined): Promise<DemoVoice
   };
   const problem = await voice?.stt?.check().then(
     () => undefined,
-    (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    (err: unknown) => errorMessage(err),
   );
   if (problem !== undefined) described.problem = problem;
   return described;

@@ -6,14 +6,11 @@
  */
 import { executeToolByName } from '@scenaro/agent';
 import type { BotSession, JsonObject } from '@scenaro/agent';
+import { isJsonObject } from '@scenaro/sdk/util';
 import { DEMO_METHODS } from '../shared/demo-protocol.js';
 
 /** A refused store call: its message goes back to the page. */
 class StoreRefusal extends Error {}
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The fields of a product's details that a grid card needs. */
 function summaryOf(details: JsonObject): JsonObject {
@@ -24,7 +21,7 @@ function summaryOf(details: JsonObject): JsonObject {
   if (Array.isArray(variants)) {
     const options: Record<string, string[]> = {};
     for (const variant of variants) {
-      if (!isObject(variant)) continue;
+      if (!isJsonObject(variant)) continue;
       for (const key of ['color', 'size', 'storage', 'switch']) {
         const value = variant[key];
         if (typeof value !== 'string') continue;
@@ -65,7 +62,7 @@ export function registerStoreMethods(session: BotSession, ready: Promise<void>):
       await ready;
       try {
         const args: unknown = payload.trim() === '' ? {} : JSON.parse(payload);
-        if (!isObject(args)) throw new StoreRefusal('the payload must be a JSON object');
+        if (!isJsonObject(args)) throw new StoreRefusal('the payload must be a JSON object');
         return JSON.stringify({ ok: true, ...(await run(args)) });
       } catch (err) {
         if (!(err instanceof StoreRefusal) && !(err instanceof SyntaxError)) throw err;

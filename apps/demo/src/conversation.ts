@@ -15,6 +15,7 @@ import type {
   RTVIMessage,
   TransportState,
 } from '@pipecat-ai/client-js';
+import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 import { locateSpoken } from './chat-entries';
 import type { ChatEntry, SpeechCursor } from './chat-entries';
 import type { DemoVoice } from './types';
@@ -45,27 +46,25 @@ export type ServerMessageListener = (message: Record<string, unknown>) => void;
 
 const MAX_ENTRIES = 200;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** A tool result's failure: `{error}` from the bot, or a non-SUCCESS `RpcToolResponse`. */
 export function toolFailure(result: unknown): string | undefined {
-  if (!isObject(result)) return undefined;
+  if (!isJsonObject(result)) return undefined;
   if (typeof result['error'] === 'string') return result['error'];
   if (!('requestId' in result)) return undefined;
   const parsed = parseRpcToolResponse(result);
   if (!parsed.ok || parsed.value.code === RPC_RESPONSE_CODES.SUCCESS) return undefined;
   const { code, data } = parsed.value;
-  const message = isObject(data) && typeof data['message'] === 'string' ? data['message'] : '';
+  const message = isJsonObject(data) && typeof data['message'] === 'string' ? data['message'] : '';
   return message ? `${code}: ${message}` : code;
 }
 
+/** An error's text; an RTVI error message reads as the message in its `data`. */
 function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  if (isObject(err) && isObject(err['data']) && typeof err['data']['message'] === 'string')
-    return err['data']['message'];
-  return String(err);
+  if (!(err instanceof Error) && isJsonObject(err) && isJsonObject(err['data'])) {
+    const message = err['data']['message'];
+    if (typeof message === 'string') return message;
+  }
+  return errorMessage(err);
 }
 
 /** What the controller needs besides the client and the voice. */
@@ -446,7 +445,7 @@ export class ConversationController {
   }
 
   #onServerMessage(data: unknown): void {
-    if (!isObject(data)) return;
+    if (!isJsonObject(data)) return;
     if (data['type'] === 'turn-complete') {
       this.#finishBotText();
       this.#set({ thinking: false });

@@ -3,6 +3,7 @@
  * build the Pipecat client, its RTVI RPC transport and the conversation outside React
  * (`connection.ts`), then render the storefront.
  */
+import { errorMessage } from '@scenaro/sdk/util';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   try {
     [config, connection] = await Promise.all([loadConfig(), import('./connection')]);
   } catch (err) {
-    root.render(<ConfigError message={err instanceof Error ? err.message : String(err)} />);
+    root.render(<ConfigError message={errorMessage(err)} />);
     return;
   }
   document.title = config.storeName;

@@ -3,6 +3,7 @@
  * live in the bot session's db, so the shopper's clicks change the state the agent sees.
  */
 import type { RpcTransport } from '@scenaro/sdk';
+import { errorMessage } from '@scenaro/sdk/util';
 import { DEMO_METHODS } from './types.js';
 import type {
   CartView,
@@ -98,5 +99,5 @@ export function describeFailure(err: unknown): string {
   if (code === 1503) return 'the assistant is not connected';
   if (code === 1502) return 'the store did not answer in time';
   if (code === 1401 || code === 1505) return 'not connected to the assistant';
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

@@ -90,20 +90,11 @@ export function createToolHandlers(api: StoreApi, options: ToolHandlerOptions = 
       async (requestId, args, _settings, collections, { signal }) => {
         await pause(signal);
         const products = await api.products(args.product_ids, signal);
-        const componentData: GridData = {
-          products,
-          ...(args.title === undefined ? {} : { title: args.title }),
-        };
-        return shown(
-          requestId,
-          {
-            feature: FEATURES.PRODUCT_GRID,
-            ...(args.title === undefined ? {} : { title: args.title }),
-            shown: products.length,
-            products: products.map((p) => summaryOf(p, collections)),
-          },
-          componentData,
-        );
+        const title = args.title === undefined ? {} : { title: args.title };
+        const grid: GridData = { products, ...title };
+        const summaries = products.map((p) => summaryOf(p, collections));
+        const data = { feature: FEATURES.PRODUCT_GRID, ...title, shown: products.length };
+        return shown(requestId, { ...data, products: summaries }, grid);
       },
     ),
     show_product: defineToolHandler<{ product_id: string; sku?: string }>(
@@ -113,19 +104,16 @@ export function createToolHandlers(api: StoreApi, options: ToolHandlerOptions = 
         if (args.sku !== undefined && !product.variants?.some((v) => v.sku === args.sku)) {
           throw new Error(`SKU '${args.sku}' is not a variant of product ${product.product_id}.`);
         }
-        const componentData: DetailData = {
+        const detail: DetailData = {
           product,
           ...(args.sku === undefined ? {} : { selectedSku: args.sku }),
         };
-        return shown(
-          requestId,
-          {
-            feature: FEATURES.PRODUCT_DETAIL,
-            product: summaryOf(product, collections),
-            ...(args.sku === undefined ? {} : { selected_sku: args.sku }),
-          },
-          componentData,
-        );
+        const data = {
+          feature: FEATURES.PRODUCT_DETAIL,
+          product: summaryOf(product, collections),
+          ...(args.sku === undefined ? {} : { selected_sku: args.sku }),
+        };
+        return shown(requestId, data, detail);
       },
     ),
     show_comparison: defineToolHandler<{ product_ids: string[] }>(

@@ -38,14 +38,29 @@ const runs = runsInBrowser && (sttMissing === undefined || process.env['CI'] ===
 
 /** Voice speed: Chromium's fake microphone plays in real time, so waits are seconds long. */
 const VOICE = 20_000;
+/** What the shopper asks for aloud. */
+const SPOKEN_REQUEST = 'show me headphones under one hundred dollars';
+
+/** A speaker level the probe measured: when, on the page's clock, and the peak of its 20 ms. */
+interface SpeakerSample {
+  t: number;
+  peak: number;
+}
+
+declare global {
+  interface Window {
+    /** What {@link installSpeakerProbe} measured. */
+    __speaker?: SpeakerSample[];
+  }
+}
 
 /**
  * Records the peak level of everything the page sends to its speakers, every 20 ms: each node
  * connected to an AudioDestinationNode is also connected to an analyser of the test's.
  */
 function installSpeakerProbe(): void {
-  const samples: { t: number; peak: number }[] = [];
-  (window as unknown as { __speaker: unknown }).__speaker = samples;
+  const samples: SpeakerSample[] = [];
+  window.__speaker = samples;
   const analysers = new WeakMap<BaseAudioContext, AnalyserNode>();
   const connect = AudioNode.prototype.connect as (...args: unknown[]) => unknown;
   AudioNode.prototype.connect = function (this: AudioNode, ...args: unknown[]) {
@@ -75,7 +90,7 @@ function installSpeakerProbe(): void {
 async function speakerPeak(page: Page, from: number, to = Number.POSITIVE_INFINITY) {
   return page.evaluate(
     ([a, b]) =>
-      (window as unknown as { __speaker: { t: number; peak: number }[] }).__speaker
+      (window.__speaker ?? [])
         .filter((s) => s.t >= (a as number) && s.t < (b as number))
         .reduce((max, s) => Math.max(max, s.peak), 0),
     [from, to],
@@ -131,7 +146,7 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
    * Chromium whose microphone plays `wav` once, the page open with the speaker probe. Without
    * `wav` the microphone exists but the browser refuses it (headless Chromium denies the prompt).
    */
-  async function openWithMicrophone(wav?: string) {
+  async function openWithMicrophone(wav: string | undefined) {
     const browser = await launchChromium([
       ...(wav
         ? ['--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav}%noloop`]
@@ -147,19 +162,24 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
     return { page, close: browser.close };
   }
 
+  /** Run `use` on a page opened as {@link openWithMicrophone} does; its browser is closed after. */
+  async function withMicrophonePage(wav: string | undefined, use: (page: Page) => Promise<void>) {
+    const { page, close } = await openWithMicrophone(wav);
+    try {
+      await use(page);
+    } finally {
+      await close();
+    }
+  }
+
   function session(): BotSession {
     expect(demo.bot.sessions).toHaveLength(1);
     return demo.bot.sessions[0] as BotSession;
   }
 
   it('hears a spoken request: the transcript, the products, the spoken answer', async () => {
-    const wav = await microphoneFile(
-      'voice-request',
-      'show me headphones under one hundred dollars',
-      500,
-    );
-    const { page, close } = await openWithMicrophone(wav);
-    try {
+    const wav = await microphoneFile('voice-request', SPOKEN_REQUEST, 500);
+    await withMicrophonePage(wav, async (page) => {
       const mic = page.getByRole('button', { name: 'Microphone' });
       await attribute(mic, 'aria-pressed').toBe('false');
       // The microphone connects to the assistant too.
@@ -204,19 +224,12 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
       await new Promise((r) => setTimeout(r, 600));
       expect(await speakerPeak(page, gone + 200, gone + 600)).toBeLessThan(0.01);
       expect(consoleErrors).toEqual([]);
-    } finally {
-      await close();
-    }
+    });
   }, 90_000);
 
   it('dictates into the message box, which is edited and sent; Esc cancels', async () => {
-    const wav = await microphoneFile(
-      'voice-dictation',
-      'show me headphones under one hundred dollars',
-      500,
-    );
-    const { page, close } = await openWithMicrophone(wav);
-    try {
+    const wav = await microphoneFile('voice-dictation', SPOKEN_REQUEST, 500);
+    await withMicrophonePage(wav, async (page) => {
       await page.getByRole('button', { name: 'Connect' }).click();
       await text(page.getByTestId('connection')).toContain('Connected');
       const box = page.getByRole('textbox', { name: 'Message to the assistant' });
@@ -268,16 +281,13 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
       await text(page.locator('#composer-status')).toContain('Dictation cancelled');
       await shoot(page, '11-dictation-cancelled');
       expect(consoleErrors).toEqual([]);
-    } finally {
-      await close();
-    }
+    });
   }, 90_000);
 
   it('stops speaking when the shopper talks over it', async () => {
     // The shopper speaks 7 s after the microphone opens, while the answer is being spoken.
     const wav = await microphoneFile('voice-interruption', 'wait a moment please', 7000);
-    const { page, close } = await openWithMicrophone(wav);
-    try {
+    await withMicrophonePage(wav, async (page) => {
       await page.getByRole('button', { name: 'Microphone' }).click();
       await text(page.getByTestId('connection')).toContain('Connected');
       // A typed request while the microphone is on is answered aloud.
@@ -303,14 +313,11 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
       expect(session().voice?.speech?.active ?? false).toBe(false);
       await shoot(page, '12-interrupted');
       expect(consoleErrors).toEqual([]);
-    } finally {
-      await close();
-    }
+    });
   }, 90_000);
 
   it('says so when the browser refuses the microphone, and typing goes on', async () => {
-    const { page, close } = await openWithMicrophone();
-    try {
+    await withMicrophonePage(undefined, async (page) => {
       const mic = page.getByRole('button', { name: 'Microphone' });
       await mic.click();
       await text(page.locator('.mic-note')).toBe(
@@ -330,8 +337,6 @@ describe.skipIf(!runs)('talking to the demo store in headless Chromium', () => {
       await text(grid).toContain('Kettle');
       await shoot(page, '13-microphone-refused');
       expect(consoleErrors).toEqual([]);
-    } finally {
-      await close();
-    }
+    });
   }, 60_000);
 });

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@scenaro/agent';
 import type { BotSession, ContextMessage } from '@scenaro/agent';
 import { startDemo } from '@scenaro/demo/server';
+import { asCommerceDb } from '@scenaro/domains';
+import type { CartItem } from '@scenaro/domains';
 import type { DemoServer } from '@scenaro/demo/server';
 import {
   attribute,
@@ -23,13 +25,8 @@ import {
 
 const runs = browserTestsRun('apps/demo/test/demo.e2e.test.ts');
 
-interface CommerceDbView {
-  users: { id: string; cart: { items: { sku: string; quantity: number }[] } }[];
-}
-
-function cartOf(session: BotSession): { sku: string; quantity: number }[] {
-  const db = session.state.db as unknown as CommerceDbView;
-  return db.users.find((u) => u.id === 'u_001')?.cart.items ?? [];
+function cartOf(session: BotSession): CartItem[] {
+  return asCommerceDb(session.state.db).users.find((u) => u.id === 'u_001')?.cart.items ?? [];
 }
 
 /** The last result the model was given for `tool` in a session's context. */

@@ -76,6 +76,8 @@ export * from './voice/engines/openai/openai-audio.js';
 export * from './voice/engines/openai/openai-tts.js';
 export * from './voice/stt.js';
 export * from './voice/engines/none/none-stt.js';
+export * from './voice/engines/oracle/oracle-stt.js';
+export * from './voice/engines/oracle/hearing.js';
 export * from './voice/engines/pocketsphinx/pocketsphinx-stt.js';
 export * from './voice/engines/openai/openai-stt.js';
 export * from './voice/engines/espeak-ng/espeak-ng-tts.js';

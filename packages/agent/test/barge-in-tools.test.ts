@@ -1,13 +1,13 @@
 // Barge-in during a model step's tool calls, over a real socket with the real client and a
 // ScenaroSession "browser": a call the interruption keeps from running is reported cancelled and
 // changes nothing; a call that ran is reported as run.
-import { ScenaroSession } from '@scenaro/sdk';
-import { createRtviTransport } from '@scenaro/sdk/rtvi';
+import type { ScenaroSession } from '@scenaro/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BotServer, DomainRegistry, createConversationEngine, silentLogger } from '../src/index.js';
 import type { ChatModel, ContextMessage, DomainModule, ToolDefinition } from '../src/index.js';
-import { connectPipecatClient, pollUntil } from '../src/testing/index.js';
+import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
+import { closeBrowser, openBrowser } from './fixtures.js';
 
 /** Bookings the write tools made, in order. */
 const booked: string[] = [];
@@ -109,41 +109,37 @@ beforeEach(async () => {
     logger: silentLogger,
     conversation: createConversationEngine({ model: () => model }),
   }).listen();
-  bot = await connectPipecatClient(server.url);
-  session = new ScenaroSession({
-    transport: createRtviTransport(bot.client as never),
-    config: {
-      tools: [{ name: 'pick_slot', description: 'pick', parameters: { type: 'object' } }],
-    },
-    handlers: {
-      pick_slot: (requestId) => {
-        picks.push(requestId);
-        return new Promise(() => {});
+  ({ bot, session } = await openBrowser(
+    server.url,
+    {
+      config: {
+        tools: [{ name: 'pick_slot', description: 'pick', parameters: { type: 'object' } }],
+      },
+      handlers: {
+        pick_slot: (requestId) => {
+          picks.push(requestId);
+          return new Promise(() => {});
+        },
       },
     },
-  });
-  session.start();
-  expect(
-    await bot.client.sendClientRequest('update_system_prompt', {
+    {
       prompt: 'Booking assistant.',
-      tools: JSON.stringify({ pick_slot: {}, book_slot: {}, slow_book: {} }),
-      add_suffix: false,
-      tool_domain: 'bk',
-    }),
-  ).toBe(true);
+      tools: ['pick_slot', 'book_slot', 'slow_book'],
+      toolDomain: 'bk',
+    },
+  ));
 });
 
 afterEach(async () => {
-  session?.stop();
-  await bot?.disconnect().catch(() => undefined);
+  await closeBrowser({ session, bot });
   await server?.close();
 });
 
 describe('barge-in during tool calls', () => {
   it('does not run a write queued after the interrupted frontend tool, and says so', async () => {
-    bot.client.sendText('pick and book', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('pick and book', { run_immediately: true, audio_response: false });
     await waitFor(() => picks.length === 1, 'the browser to get pick_slot');
-    bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
     await waitFor(() => turnsCompleted().length === 2, 'both turns to complete');
 
     expect(turnsCompleted().map((t) => t.interrupted)).toEqual([true, false]);
@@ -156,9 +152,9 @@ describe('barge-in during tool calls', () => {
   });
 
   it('reports a write that completed after the barge-in as run, not cancelled', async () => {
-    bot.client.sendText('slow book', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('slow book', { run_immediately: true, audio_response: false });
     await waitFor(() => releaseSlowBook !== undefined, 'slow_book to start');
-    bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
+    await bot.client.sendText('never mind', { run_immediately: true, audio_response: false });
     await waitFor(() => bot.messages.some((m) => m.type === 'bot-interrupted'), 'the interruption');
     releaseSlowBook?.();
     await waitFor(() => turnsCompleted().length === 2, 'both turns to complete');

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotServer, silentLogger } from '../src/index.js';
 import type { BotServerOptions } from '../src/index.js';
-import { RtviClient, pollUntil, upgradeStatus } from '../src/testing/index.js';
+import { RtviClient, pollUntil, tcpSocketOf, upgradeStatus } from '../src/testing/index.js';
 
 const servers: BotServer[] = [];
 const clients: RtviClient[] = [];
@@ -90,7 +90,7 @@ describe('idle connections', () => {
     const deaf = await open(server, true);
     const live = await open(server, true);
     // The deaf client stops reading: it never sees the pings, so never answers them.
-    (deaf.ws as unknown as { _socket: Socket })._socket.pause();
+    tcpSocketOf(deaf.ws).pause();
     await pollUntil(() => server.sessionCount === 1, 'the deaf connection to be dropped', 3000);
     expect(live.isOpen).toBe(true);
     expect((await live.request('get_scenario_summary', {})).type).toBe('server-response');
@@ -114,7 +114,7 @@ describe('half-sent data', () => {
     header[0] = 0x82;
     header[1] = 0x80 | 127;
     header.writeBigUInt64BE(BigInt(1024 * 1024), 2);
-    const socket = (stuck.ws as unknown as { _socket: Socket })._socket;
+    const socket = tcpSocketOf(stuck.ws);
     socket.write(Buffer.concat([header, Buffer.alloc(1024, 7)]));
     await pollUntil(() => server.sessionCount === 1, 'the stuck connection to be dropped', 3000);
     expect(other.isOpen).toBe(true);

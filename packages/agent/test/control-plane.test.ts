@@ -78,6 +78,19 @@ async function initialize(c: RtviClient, d: JsonObject): Promise<unknown> {
   return c.call('apply_initialization', { domain: 'test', ...d });
 }
 
+/** Load the test db into the session (`apply_initialization`), which must succeed. */
+async function loadTestDb(c: RtviClient): Promise<void> {
+  expect(await initialize(c, { shared_state_init: '{"db_path": "test/db.json"}' })).toEqual({
+    success: true,
+    errors: [],
+  });
+}
+
+/** A user turn as a bare `send-text` (no options). */
+function sendUserTurn(c: RtviClient, content: string): void {
+  c.send({ label: 'rtvi-ai', type: 'send-text', id: nextRequestId('text'), data: { content } });
+}
+
 async function summary(
   c: RtviClient,
   includeDb = false,
@@ -129,10 +142,7 @@ describe('update_system_prompt', () => {
     expect([...host.state.tools.keys()]).toEqual(['get_user', 'add_credit']);
     expect(host.state.tools.get('get_user')?.options).toEqual({ x: 1 });
     expect(host.state.toolDomain).toBe('test');
-    expect(await initialize(c, { shared_state_init: '{"db_path": "test/db.json"}' })).toEqual({
-      success: true,
-      errors: [],
-    });
+    await loadTestDb(c);
     expect((await summary(c)).db_hash).toBe(getDictHash(TEST_DB));
     expect(await prompt(c, { prompt: 'P2', tools: '{}' })).toBe(true);
     expect(await summary(c, true)).toEqual({ actions: [], db_hash: null, db: null });
@@ -143,16 +153,8 @@ describe('update_system_prompt', () => {
   it('is all-or-nothing: an unknown tool, an empty prompt or bad tools JSON change nothing', async () => {
     const { c, host } = await connect();
     expect(await prompt(c, { prompt: 'P1', tools: '{"get_user": {"x": 1}}' })).toBe(true);
-    expect(await initialize(c, { shared_state_init: '{"db_path": "test/db.json"}' })).toEqual({
-      success: true,
-      errors: [],
-    });
-    c.send({
-      label: 'rtvi-ai',
-      type: 'send-text',
-      id: nextRequestId('text'),
-      data: { content: 'hello' },
-    });
+    await loadTestDb(c);
+    sendUserTurn(c, 'hello');
     const before = await summary(c, true);
     const contextBefore = await contextJson(c);
     expect(contextBefore).toEqual([
@@ -204,16 +206,8 @@ describe('update_system_prompt', () => {
   it('reset returns the context to the last system prompt and keeps the db', async () => {
     const { c } = await connect();
     expect(await prompt(c, { prompt: 'P' })).toBe(true);
-    expect(await initialize(c, { shared_state_init: '{"db_path": "test/db.json"}' })).toEqual({
-      success: true,
-      errors: [],
-    });
-    c.send({
-      label: 'rtvi-ai',
-      type: 'send-text',
-      id: nextRequestId('t'),
-      data: { content: 'hi' },
-    });
+    await loadTestDb(c);
+    sendUserTurn(c, 'hi');
     expect(await contextJson(c)).toHaveLength(2);
     expect(await c.call('reset', {})).toBe(true);
     expect(await contextJson(c)).toEqual([{ role: 'system', content: 'P' }]);
@@ -572,12 +566,7 @@ describe('get_context_history', () => {
     const { c } = await connect();
     expect(await prompt(c, { prompt: MESSAGES[0]?.content as string })).toBe(true);
     for (const message of MESSAGES.slice(1)) {
-      c.send({
-        label: 'rtvi-ai',
-        type: 'send-text',
-        id: nextRequestId('text'),
-        data: { content: `json:${JSON.stringify(message)}` },
-      });
+      sendUserTurn(c, `json:${JSON.stringify(message)}`);
     }
     expect(await c.call('get_context_history', {})).toEqual({ context: PYTHON });
     expect(await c.call('get_context_history', { format: 'python' })).toEqual({ context: PYTHON });

@@ -4,10 +4,11 @@ import { createConversationEngine, createReferenceAgentModel, getDictHash } from
 import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
 import {
-  TEST_DB,
+  addCreditApplied,
   agentPlan,
   startWithPipecatClient,
   systemPromptArgs,
+  TEST_DB,
   testDbWith,
 } from './fixtures.js';
 import type { TestServer } from './fixtures.js';
@@ -60,7 +61,7 @@ describe('scripted reference agent over RTVI', () => {
 
   it('greets on the first turn with events in order', async () => {
     bot.events.length = 0;
-    bot.client.sendText('Hello', { audio_response: false });
+    await bot.client.sendText('Hello', { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(1)), 'turn 1');
     const names = bot.events.map(([name]) => name);
     expect(names).toEqual([
@@ -84,7 +85,7 @@ describe('scripted reference agent over RTVI', () => {
   });
 
   it('carries out the plan through the real tool path, then closes the conversation', async () => {
-    bot.client.sendText('I need credit on my account', { audio_response: false });
+    await bot.client.sendText('I need credit on my account', { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(2)), 'turn 2');
     const confirm = bot.serverMessages.find(turnComplete(2)) as { text: string };
     expect(confirm.text).toMatch(
@@ -94,7 +95,7 @@ describe('scripted reference agent over RTVI', () => {
       bot.serverMessages.filter((m) => (m as { type?: string }).type === 'action-applied'),
     ).toEqual([]);
     bot.events.length = 0;
-    bot.client.sendText('Yes, please go ahead.', { audio_response: false });
+    await bot.client.sendText('Yes, please go ahead.', { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(3)), 'turn 3');
     const second = bot.serverMessages.find(turnComplete(3)) as { text: string; exit?: string };
     expect(second.exit).toBeUndefined();
@@ -104,7 +105,7 @@ describe('scripted reference agent over RTVI', () => {
     expect(second.text).toContain(
       `get_user(user_id="u1") -> {"user_id":"u1","name":"Ada","balance":10}`,
     );
-    bot.client.sendText("No, that's all.", { audio_response: false });
+    await bot.client.sendText("No, that's all.", { audio_response: false });
     await pollUntil(() => bot.serverMessages.some(turnComplete(4)), 'turn 4');
     const names = bot.events.map(([name]) => name);
     // tool calls of the first model call, then the report and the end tool, then the exit push
@@ -114,18 +115,7 @@ describe('scripted reference agent over RTVI', () => {
     const applied = bot.serverMessages.filter(
       (m) => (m as { type?: string }).type === 'action-applied',
     );
-    expect(applied).toEqual([
-      {
-        type: 'action-applied',
-        action: {
-          action_type: 'add_credit',
-          name: 'add_credit',
-          arguments: { user_id: 'u1', amount: 5 },
-          result: { balance: 15 },
-        },
-        tool_domain: 'test',
-      },
-    ]);
+    expect(applied).toEqual([addCreditApplied('u1', 5, 15)]);
     const exitIndex = bot.serverMessages.findIndex(
       (m) => (m as { text?: string }).text === '<exit>The task is finished.</exit>',
     );

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BotServer, DomainRegistry, ToolError, silentLogger } from '../src/index.js';
+import { BotServer, DomainRegistry, ToolError, getDictHash, silentLogger } from '../src/index.js';
 import type {
   BotServerOptions,
   Db,
@@ -12,7 +12,11 @@ import type {
   JsonObject,
   ToolParametersSchema,
 } from '../src/index.js';
-import { connectPipecatClient } from '../src/testing/index.js';
+import { ScenaroSession } from '@scenaro/sdk';
+import type { ScenaroSessionOptions } from '@scenaro/sdk';
+import { createRtviTransport } from '@scenaro/sdk/rtvi';
+import { expect } from 'vitest';
+import { RtviClient, connectPipecatClient } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
 
 export const TEST_DB = {
@@ -30,6 +34,42 @@ export function systemPromptArgs(prompt: string, tools: string[], toolDomain: st
     tools: JSON.stringify(Object.fromEntries(tools.map((name) => [name, {}]))),
     add_suffix: false,
     tool_domain: toolDomain,
+  };
+}
+
+/**
+ * The bridge's setup of a test scenario on `client`: `prompt` with the test domain's `get_user`,
+ * then the test db with u1's `balance`, both of which must succeed. Returns the db's hash.
+ */
+export async function setUpBalanceScenario(
+  client: RtviClient,
+  prompt: string,
+  balance: number,
+): Promise<string> {
+  expect(
+    await client.call('update_system_prompt', systemPromptArgs(prompt, ['get_user'], 'test')),
+  ).toBe(true);
+  expect(
+    await client.call('apply_initialization', {
+      domain: 'test',
+      shared_state_init: '{"db_path": "test/db.json"}',
+      actions: [{ func_name: 'set_balance', arguments: { user_id: 'u1', balance } }],
+    }),
+  ).toEqual({ success: true, errors: [] });
+  return getDictHash(testDbWith({ u1: balance }));
+}
+
+/** The `action-applied` server message of an `add_credit` call of the test domain. */
+export function addCreditApplied(userId: string, amount: number, balance: number): JsonObject {
+  return {
+    type: 'action-applied',
+    action: {
+      action_type: 'add_credit',
+      name: 'add_credit',
+      arguments: { user_id: userId, amount },
+      result: { balance },
+    },
+    tool_domain: 'test',
   };
 }
 
@@ -196,4 +236,57 @@ export async function startWithPipecatClient(
       await test.close();
     },
   };
+}
+
+/**
+ * Connect an RTVI client to `url` and shake hands; `use` runs with it, and it is closed after,
+ * whatever happens.
+ */
+export async function withRtviClient<T>(
+  url: string,
+  use: (client: RtviClient) => Promise<T>,
+): Promise<T> {
+  const client = await RtviClient.connect(url);
+  try {
+    await client.handshake();
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The browser of a frontend-tool test: a real Pipecat client and a session over its transport. */
+export interface TestBrowser {
+  bot: ConnectedClient;
+  session: ScenaroSession;
+}
+
+/**
+ * Connect a real Pipecat client to `url` and start a ScenaroSession with `options` over its RTVI
+ * transport (`prepare` sees the session before it starts); then bind `tools` of `toolDomain`
+ * with `prompt`, which must succeed.
+ */
+export async function openBrowser(
+  url: string,
+  options: Omit<ScenaroSessionOptions, 'transport'>,
+  bind: { prompt: string; tools: string[]; toolDomain: string },
+  prepare?: (session: ScenaroSession) => void,
+): Promise<TestBrowser> {
+  const bot = await connectPipecatClient(url);
+  const session = new ScenaroSession({ transport: createRtviTransport(bot.client), ...options });
+  prepare?.(session);
+  session.start();
+  expect(
+    await bot.client.sendClientRequest(
+      'update_system_prompt',
+      systemPromptArgs(bind.prompt, bind.tools, bind.toolDomain),
+    ),
+  ).toBe(true);
+  return { bot, session };
+}
+
+/** Stop the browser's session and disconnect its client (a failing disconnect is ignored). */
+export async function closeBrowser(browser: Partial<TestBrowser>): Promise<void> {
+  browser.session?.stop();
+  await browser.bot?.disconnect().catch(() => undefined);
 }

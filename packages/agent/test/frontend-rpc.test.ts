@@ -1,9 +1,7 @@
 // Frontend tools end to end over a real socket: the bot's conversation calls tools that a
 // ScenaroSession registered in a "browser" (@scenaro/sdk on @scenaro/sdk/rtvi over the real
 // @pipecat-ai/client-js in Node), and the agent always gets a structured RpcToolResponse.
-import { ScenaroSession } from '@scenaro/sdk';
-import type { FeatureEvent } from '@scenaro/sdk';
-import { createRtviTransport } from '@scenaro/sdk/rtvi';
+import type { FeatureEvent, ScenaroSession } from '@scenaro/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   BotServer,
@@ -13,8 +11,9 @@ import {
   silentLogger,
 } from '../src/index.js';
 import type { ChatModel, ContextMessage, DomainModule, ToolDefinition } from '../src/index.js';
-import { connectPipecatClient, pollUntil } from '../src/testing/index.js';
+import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
+import { closeBrowser, openBrowser } from './fixtures.js';
 
 const frontendTool = (name: string, timeoutMs?: number): ToolDefinition => ({
   name,
@@ -97,69 +96,64 @@ beforeEach(async () => {
       },
     }),
   }).listen();
-  bot = await connectPipecatClient(server.url);
-  const transport = createRtviTransport(bot.client as never);
-  session = new ScenaroSession({
-    transport,
-    config: {
-      tools: [
-        {
-          name: 'show_items',
-          description: 'show',
-          parameters: { type: 'object' },
-          feature: 'grid',
-        },
-        {
-          name: 'hang_tool',
-          description: 'hang',
-          parameters: { type: 'object' },
-          timeout_ms: 1500,
-        },
-        { name: 'throw_tool', description: 'throw', parameters: { type: 'object' } },
-        { name: 'slow_tool', description: 'slow', parameters: { type: 'object' } },
-      ],
-      settings: { shop: 'tea house' },
-    },
-    handlers: {
-      show_items: async (requestId, args, settings) => ({
-        requestId,
-        response: {
-          code: 'SUCCESS',
-          data: { items: [`${String(args['q'])} @ ${String(settings['shop'])}`] },
-        },
-        componentData: { cards: ['green tea', 'black tea'] },
-      }),
-      hang_tool: () => new Promise(() => {}),
-      throw_tool: () => {
-        throw new Error('boom');
+  ({ bot, session } = await openBrowser(
+    server.url,
+    {
+      config: {
+        tools: [
+          {
+            name: 'show_items',
+            description: 'show',
+            parameters: { type: 'object' },
+            feature: 'grid',
+          },
+          {
+            name: 'hang_tool',
+            description: 'hang',
+            parameters: { type: 'object' },
+            timeout_ms: 1500,
+          },
+          { name: 'throw_tool', description: 'throw', parameters: { type: 'object' } },
+          { name: 'slow_tool', description: 'slow', parameters: { type: 'object' } },
+        ],
+        settings: { shop: 'tea house' },
       },
-      slow_tool: (requestId) => {
-        started.push(requestId);
-        return new Promise(() => {});
+      handlers: {
+        show_items: async (requestId, args, settings) => ({
+          requestId,
+          response: {
+            code: 'SUCCESS',
+            data: { items: [`${String(args['q'])} @ ${String(settings['shop'])}`] },
+          },
+          componentData: { cards: ['green tea', 'black tea'] },
+        }),
+        hang_tool: () => new Promise(() => {}),
+        throw_tool: () => {
+          throw new Error('boom');
+        },
+        slow_tool: (requestId) => {
+          started.push(requestId);
+          return new Promise(() => {});
+        },
       },
     },
-  });
-  session.on('feature', (e) => features.push(e));
-  session.start();
-  expect(
-    await bot.client.sendClientRequest('update_system_prompt', {
+    {
       prompt: 'Shop assistant.',
-      tools: JSON.stringify({ show_items: {}, hang_tool: {}, throw_tool: {}, slow_tool: {} }),
-      add_suffix: false,
-      tool_domain: 'fe',
-    }),
-  ).toBe(true);
+      tools: ['show_items', 'hang_tool', 'throw_tool', 'slow_tool'],
+      toolDomain: 'fe',
+    },
+    (opened) => opened.on('feature', (e) => features.push(e)),
+  ));
 });
 
 afterEach(async () => {
-  session?.stop();
-  await bot?.disconnect().catch(() => undefined);
+  await closeBrowser({ session, bot });
   await server?.close();
 });
 
 describe('frontend tools over RTVI with the real client', () => {
   it('runs a tool in the browser: the agent gets response.data, the feature gets componentData', async () => {
-    bot.client.sendText('call show_items', { audio_response: false });
+    await bot.client.sendText('call show_items', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(toolResults[0]).toEqual({ items: ['tea @ tea house'] });
     await waitFor(() => features.some((f) => f.status === 'success'));
@@ -172,21 +166,21 @@ describe('frontend tools over RTVI with the real client', () => {
 
   it('answers TIMEOUT within the deadline when the handler hangs', async () => {
     const t0 = Date.now();
-    bot.client.sendText('call hang_tool', { audio_response: false });
+    await bot.client.sendText('call hang_tool', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(Date.now() - t0).toBeLessThan(1500 + 1000);
     expect(toolResults[0]).toMatchObject({ code: 'TIMEOUT' });
   });
 
   it('answers ERROR with the message when the handler throws', async () => {
-    bot.client.sendText('call throw_tool', { audio_response: false });
+    await bot.client.sendText('call throw_tool', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(toolResults[0]).toMatchObject({ code: 'ERROR' });
     expect(JSON.stringify(toolResults[0])).toContain('boom');
   });
 
   it('answers CANCELLED when the browser disconnects mid-call', async () => {
-    bot.client.sendText('call slow_tool', { audio_response: false });
+    await bot.client.sendText('call slow_tool', { audio_response: false });
     await waitFor(() => started.length === 1);
     await bot.client.disconnect();
     await waitFor(() => runnerResults.length === 1);
@@ -197,7 +191,7 @@ describe('frontend tools over RTVI with the real client', () => {
     session.stop();
     await waitFor(() => true);
     await new Promise((r) => setTimeout(r, 50));
-    bot.client.sendText('call show_items', { audio_response: false });
+    await bot.client.sendText('call show_items', { audio_response: false });
     await waitFor(() => toolResults.length === 1);
     expect(toolResults[0]).toEqual({ ranInBot: true });
     expect(runnerResults).toEqual([]);

@@ -12,7 +12,14 @@ import { CONTROL_MESSAGE_NAMES, clientMessage, encodeRtviFrame } from '@scenaro/
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import type { BotServer, DomainRegistry } from '../src/index.js';
 import { getDictHash } from '../src/index.js';
-import { TEST_DB, listenTestServer, makeDataRoot, testDbWith, testRegistry } from './fixtures.js';
+import {
+  TEST_DB,
+  listenTestServer,
+  makeDataRoot,
+  setUpBalanceScenario,
+  testDbWith,
+  testRegistry,
+} from './fixtures.js';
 import { RtviClient, nextRequestId, pollUntil } from '../src/testing/index.js';
 
 // A real pino logger at debug level into a sink: hostile data is serialized by the logger too.
@@ -41,22 +48,7 @@ function dbWithBalance(balance: number): typeof TEST_DB {
 
 /** update_system_prompt + apply_initialization (u1's balance set); records the expected hash. */
 async function startScenario(client: RtviClient, balance: number): Promise<string> {
-  expect(
-    await client.call('update_system_prompt', {
-      prompt: `scenario ${balance}`,
-      tools: '{"get_user": {}}',
-      add_suffix: false,
-      tool_domain: 'test',
-    }),
-  ).toBe(true);
-  expect(
-    await client.call('apply_initialization', {
-      domain: 'test',
-      shared_state_init: '{"db_path": "test/db.json"}',
-      actions: [{ func_name: 'set_balance', arguments: { user_id: 'u1', balance } }],
-    }),
-  ).toEqual({ success: true, errors: [] });
-  const hash = getDictHash(dbWithBalance(balance));
+  const hash = await setUpBalanceScenario(client, `scenario ${balance}`, balance);
   hashes.set(client, hash);
   return hash;
 }

@@ -4,7 +4,7 @@ import { executeToolByName, getDictHash } from '../src/index.js';
 import type { ConversationHost } from '../src/index.js';
 import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
-import { startWithPipecatClient, testDbWith } from './fixtures.js';
+import { addCreditApplied, startWithPipecatClient, testDbWith } from './fixtures.js';
 import type { TestServer } from './fixtures.js';
 
 const texts: { content: string; runImmediately: boolean; audioResponse: boolean }[] = [];
@@ -118,7 +118,7 @@ describe('real @pipecat-ai/client-js against the bot server', () => {
   });
 
   it('delivers send-text to the session hook with its options', async () => {
-    bot.client.sendText('hello there', { audio_response: false });
+    await bot.client.sendText('hello there', { audio_response: false });
     await pollUntil(() => texts.some((t) => t.content === 'hello there'), 'the text', 3000);
     expect(texts.find((t) => t.content === 'hello there')).toEqual({
       content: 'hello there',
@@ -128,18 +128,9 @@ describe('real @pipecat-ai/client-js against the bot server', () => {
   });
 
   it('pushes action-applied server-messages for write tools', async () => {
-    bot.client.sendText('credit u1');
+    await bot.client.sendText('credit u1');
     await pollUntil(() => bot.serverMessages.length > 0, 'a server message', 3000);
-    expect(bot.serverMessages[0]).toEqual({
-      type: 'action-applied',
-      action: {
-        action_type: 'add_credit',
-        name: 'add_credit',
-        arguments: { user_id: 'u1', amount: 1 },
-        result: { balance: 4 },
-      },
-      tool_domain: 'test',
-    });
+    expect(bot.serverMessages[0]).toEqual(addCreditApplied('u1', 1, 4));
     const summary = (await bot.client.sendClientRequest('get_scenario_summary', {})) as {
       actions: unknown[];
     };

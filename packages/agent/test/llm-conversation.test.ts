@@ -29,7 +29,7 @@ const turns = () =>
 
 async function say(text: string): Promise<TurnComplete> {
   const before = turns().length;
-  bot.client.sendText(text, { audio_response: false });
+  await bot.client.sendText(text, { audio_response: false });
   await pollUntil(() => turns().length > before, 'the turn', TURN_MS);
   return turns()[before] as TurnComplete;
 }
@@ -196,7 +196,7 @@ describe('LLM conversation over RTVI', () => {
       { text: ['One ', 'two ', 'three ', 'four ', 'five'], chunksDelayMs: 150 },
       { text: 'Fresh answer.' },
     );
-    bot.client.sendText('count to five', { audio_response: false });
+    await bot.client.sendText('count to five', { audio_response: false });
     await pollUntil(
       () =>
         bot.events.some(
@@ -206,7 +206,7 @@ describe('LLM conversation over RTVI', () => {
       TURN_MS,
     );
     const before = turns().length;
-    bot.client.sendText('stop, answer this instead', { audio_response: false });
+    await bot.client.sendText('stop, answer this instead', { audio_response: false });
     await pollUntil(() => turns().length >= before + 2, 'both turns', TURN_MS);
     const [interrupted, fresh] = turns().slice(before);
     expect(interrupted).toMatchObject({ interrupted: true });
@@ -220,7 +220,10 @@ describe('LLM conversation over RTVI', () => {
   });
 
   it('appends without answering when run_immediately is false', async () => {
-    bot.client.sendText('just so you know', { run_immediately: false, audio_response: false });
+    await bot.client.sendText('just so you know', {
+      run_immediately: false,
+      audio_response: false,
+    });
     await pollUntil(
       () => bot.events.some(([n]) => n === 'onUserLlmText'),
       'the user text',

@@ -24,7 +24,6 @@
 // dist (skipped, loudly, before `npm run build`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -40,7 +39,7 @@ import {
   getDictHash,
 } from '../src/index.js';
 import type { BotSession, Db, DomainModule, JsonObject, Logger } from '../src/index.js';
-import { RtviClient, pollUntil } from '../src/testing/index.js';
+import { RtviClient, pollUntil, tcpSocketOf } from '../src/testing/index.js';
 import { agentPlan, requiredString, systemPromptArgs } from './fixtures.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -132,7 +131,7 @@ interface Line {
   data_refueling_gb: number;
 }
 function lineOf(db: Db, lineId: unknown): Line {
-  const line = (db['lines'] as unknown as Line[]).find((l) => l.line_id === lineId);
+  const line = (db['lines'] as Line[]).find((l) => l.line_id === lineId);
   if (!line) throw new ToolError(`Line ${String(lineId)} not found`);
   return line;
 }
@@ -563,7 +562,7 @@ describe('faults', () => {
       const slow = await RtviClient.ready(server.url);
       const session = sessions.at(-1) as BotSession;
       expect(session.ready).toBe(true);
-      const socket = (slow.ws as unknown as { _socket: Socket })._socket;
+      const socket = tcpSocketOf(slow.ws);
       socket.pause(); // the client stops reading; its kernel buffers fill, then the server's
 
       const payload = { type: 'blob', data: 'x'.repeat(64 * 1024) };
@@ -616,8 +615,8 @@ describe('faults', () => {
   );
 
   it('refuses a close grace that is not a number of milliseconds', () => {
-    for (const bad of [-1, Number.NaN, '5000' as unknown as number]) {
-      expect(() => new BotServer({ slowReaderCloseGraceMs: bad })).toThrow(
+    for (const bad of [-1, Number.NaN, '5000']) {
+      expect(() => new BotServer({ slowReaderCloseGraceMs: bad as number })).toThrow(
         /slowReaderCloseGraceMs must be a number of milliseconds >= 0/,
       );
     }
@@ -640,7 +639,7 @@ describe('faults', () => {
       const other = await RtviClient.ready(dropping.url);
       const stalled = await RtviClient.ready(dropping.url);
       const session = opened.at(-1) as BotSession;
-      (stalled.ws as unknown as { _socket: Socket })._socket.pause();
+      tcpSocketOf(stalled.ws).pause();
       const closing = () =>
         dropSink.warns.some((w) => w.msg === 'client is not reading; closing the connection');
       const payload = { type: 'blob', data: 'x'.repeat(64 * 1024) };
@@ -657,7 +656,7 @@ describe('faults', () => {
       expect(session.signal.aborted).toBe(true);
       expect((await other.request('get_scenario_summary', {})).type).toBe('server-response');
       // Reading again, the client finds the connection cut rather than closed in an orderly way.
-      (stalled.ws as unknown as { _socket: Socket })._socket.resume();
+      tcpSocketOf(stalled.ws).resume();
       expect((await stalled.waitForClose(5000)).code).toBe(1006);
       await other.close();
       expect(dropSink.errors).toEqual([]);

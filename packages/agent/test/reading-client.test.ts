@@ -1,12 +1,11 @@
 // A client that reads is never taken for one that stopped reading because of the server's own
 // answers to its burst: 5,000 user texts of 4 KB sent in one go, by a client that then looks
 // away for a moment, are all echoed back, and the connection stays open. The server reads a burst at the pace its answers drain.
-import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotServer } from '../src/index.js';
 import { createConversationEngine, createReferenceAgentModel } from '../src/index.js';
 import { listenTestServer } from './fixtures.js';
-import { RtviClient } from '../src/testing/index.js';
+import { RtviClient, tcpSocketOf } from '../src/testing/index.js';
 
 const TEXTS = 5_000;
 const MAX_BUFFERED = 256 * 1024;
@@ -43,7 +42,7 @@ describe('a client that reads its messages', () => {
       });
     }
     // The client is busy for a moment before it reads what came back.
-    const socket = (client.ws as unknown as { _socket: Socket })._socket;
+    const socket = tcpSocketOf(client.ws);
     socket.pause();
     await new Promise((resolve) => setTimeout(resolve, 2000));
     socket.resume();

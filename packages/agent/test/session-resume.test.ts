@@ -4,11 +4,10 @@
 // one session; otherwise a client comes back within the grace period with its resume token.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '@scenaro/sdk';
-import type { BotReadySession } from '@scenaro/sdk/protocol';
-import { getDictHash } from '../src/index.js';
 import type { BotServer, BotServerOptions, BotSession, JsonObject, Logger } from '../src/index.js';
+import type { BotReadySession } from '@scenaro/sdk/protocol';
 import { RtviClient, connectPipecatClient, pollUntil } from '../src/testing/index.js';
-import { listenTestServer, makeDataRoot, testDbWith } from './fixtures.js';
+import { listenTestServer, makeDataRoot, setUpBalanceScenario } from './fixtures.js';
 
 let data: ReturnType<typeof makeDataRoot>;
 const servers: BotServer[] = [];
@@ -45,29 +44,11 @@ async function ready(url: string): Promise<RtviClient> {
   return c;
 }
 
-const sessionOf = (c: RtviClient) =>
-  (c.botReady as { session?: BotReadySession } | undefined)?.session;
-
 const withResume = (url: string, token: string) => `${url}/?resume=${encodeURIComponent(token)}`;
 
 /** The bridge's setup: a prompt with tools, then a db with one initialization action. */
-async function setUp(c: RtviClient, who: string, balance: number): Promise<string> {
-  expect(
-    await c.call('update_system_prompt', {
-      prompt: `You are ${who}.`,
-      tools: '{"get_user": {}}',
-      add_suffix: false,
-      tool_domain: 'test',
-    }),
-  ).toBe(true);
-  expect(
-    await c.call('apply_initialization', {
-      domain: 'test',
-      shared_state_init: '{"db_path": "test/db.json"}',
-      actions: [{ func_name: 'set_balance', arguments: { user_id: 'u1', balance } }],
-    }),
-  ).toEqual({ success: true, errors: [] });
-  return getDictHash(testDbWith({ u1: balance }));
+function setUp(c: RtviClient, who: string, balance: number): Promise<string> {
+  return setUpBalanceScenario(c, `You are ${who}.`, balance);
 }
 
 async function dbHash(c: RtviClient): Promise<string | null> {
@@ -96,7 +77,7 @@ describe('singleClient: one session for whoever connects', () => {
     const { server, opened } = await start({ singleClient: true });
     const setup = await ready(server.url);
     const hash = await setUp(setup, 'the agent', 5);
-    expect(sessionOf(setup)).toBeUndefined(); // bot-ready as Pipecat's
+    expect(setup.readySession).toBeUndefined(); // bot-ready as Pipecat's
     await setup.close();
     await pollUntil(() => server.detachedSessionCount === 1, 'the session to wait');
     expect(server.sessionCount).toBe(0);
@@ -159,14 +140,14 @@ describe('resume tokens: a client comes back to its session', () => {
   it('gives each bot-ready a new unguessable token', async () => {
     const { server } = await start();
     const c = await ready(server.url);
-    const first = sessionOf(c);
+    const first = c.readySession;
     expect(first).toEqual({
       resume_token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       resume_grace_ms: 30_000,
       resumed: false,
     });
     await c.handshake();
-    expect(sessionOf(c)?.resume_token).not.toBe(first?.resume_token);
+    expect(c.readySession?.resume_token).not.toBe(first?.resume_token);
   });
 
   it('resumes the whole session within the grace period, once per token', async () => {
@@ -174,13 +155,13 @@ describe('resume tokens: a client comes back to its session', () => {
     const { server, opened } = await start({ logger: warningsInto(warnings) });
     const setup = await ready(server.url);
     const hash = await setUp(setup, 'the agent', 5);
-    const token = sessionOf(setup)?.resume_token as string;
+    const token = setup.readySession?.resume_token as string;
     await setup.close();
     await pollUntil(() => server.detachedSessionCount === 1, 'the session to wait');
 
     const run = await ready(withResume(server.url, token));
-    expect(sessionOf(run)).toMatchObject({ resumed: true });
-    expect(sessionOf(run)?.resume_token).not.toBe(token);
+    expect(run.readySession).toMatchObject({ resumed: true });
+    expect(run.readySession?.resume_token).not.toBe(token);
     expect(await dbHash(run)).toBe(hash);
     expect(await context(run)).toEqual([{ role: 'system', content: 'You are the agent.' }]);
     expect(opened).toHaveLength(1);
@@ -189,7 +170,7 @@ describe('resume tokens: a client comes back to its session', () => {
 
     // A used token starts a new session (logged), and leaves the resumed one alone.
     const again = await ready(withResume(server.url, token));
-    expect(sessionOf(again)).toMatchObject({ resumed: false });
+    expect(again.readySession).toMatchObject({ resumed: false });
     expect(await dbHash(again)).toBeNull();
     expect(warnings).toContain('resume token unknown or expired; starting a new session');
     expect(run.isOpen).toBe(true);
@@ -201,7 +182,7 @@ describe('resume tokens: a client comes back to its session', () => {
     const { server, opened } = await start();
     const first = await ready(server.url);
     const hash = await setUp(first, 'the agent', 9);
-    const second = await ready(withResume(server.url, sessionOf(first)?.resume_token as string));
+    const second = await ready(withResume(server.url, first.readySession?.resume_token as string));
     expect(await first.waitForClose()).toEqual({
       code: 1000,
       reason: 'Session taken over by a new connection',
@@ -215,13 +196,13 @@ describe('resume tokens: a client comes back to its session', () => {
     const { server, opened } = await start({ resumeGraceMs: 150 });
     const first = await ready(server.url);
     await setUp(first, 'the agent', 3);
-    const token = sessionOf(first)?.resume_token as string;
-    expect(sessionOf(first)?.resume_grace_ms).toBe(150);
+    const token = first.readySession?.resume_token as string;
+    expect(first.readySession?.resume_grace_ms).toBe(150);
     await first.close();
     await pollUntil(() => opened[0]?.signal.aborted === true, 'the grace period to pass');
     expect(server.detachedSessionCount).toBe(0);
     const late = await ready(withResume(server.url, token));
-    expect(sessionOf(late)).toMatchObject({ resumed: false });
+    expect(late.readySession).toMatchObject({ resumed: false });
     expect(await dbHash(late)).toBeNull();
   });
 
@@ -232,11 +213,11 @@ describe('resume tokens: a client comes back to its session', () => {
     const otherHash = await setUp(other, 'another agent', 1);
     const mine = await ready(server.url);
     const myHash = await setUp(mine, 'the agent', 2);
-    const token = sessionOf(mine)?.resume_token as string;
+    const token = mine.readySession?.resume_token as string;
     await mine.close();
 
     const wrong = await ready(withResume(server.url, `${token}x`));
-    expect(sessionOf(wrong)).toMatchObject({ resumed: false });
+    expect(wrong.readySession).toMatchObject({ resumed: false });
     expect(await dbHash(wrong)).toBeNull();
     expect(warnings).toEqual(['resume token unknown or expired; starting a new session']);
     expect(await dbHash(other)).toBe(otherHash);
@@ -250,7 +231,7 @@ describe('resume tokens: a client comes back to its session', () => {
   it('with resumeGraceMs 0 sends no token and ends a session with its connection', async () => {
     const { server, opened } = await start({ resumeGraceMs: 0 });
     const c = await ready(server.url);
-    expect(sessionOf(c)).toBeUndefined();
+    expect(c.readySession).toBeUndefined();
     await c.close();
     await pollUntil(() => opened[0]?.signal.aborted === true, 'the session to end');
     expect(server.detachedSessionCount).toBe(0);
@@ -318,7 +299,7 @@ describe('resume tokens: a client comes back to its session', () => {
       }),
     ).rejects.toMatchObject({ code: 1503 });
 
-    const back = await ready(withResume(server.url, sessionOf(first)?.resume_token as string));
+    const back = await ready(withResume(server.url, first.readySession?.resume_token as string));
     const answer = session.rpc.performRpc({
       destinationIdentity: 'browser',
       method: 'm',

@@ -97,7 +97,7 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
     if (missing) throw missing; // under CI the engine must be installed
   });
   afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
+    await Promise.all(clients.splice(0).map((client) => client.close()));
     for (const server of servers.splice(0)) {
       await server.close();
       await counting.stt.close?.();
@@ -173,7 +173,7 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
     expect(await metric(server, 'scenaro_voice_sessions', { state: 'listening' })).toBe(2);
     expect(await metric(server, 'scenaro_errors_total', { kind: 'voice_limit' })).toBe(1);
 
-    listeners[0]!.close();
+    await listeners[0]!.close();
     await waitUntil(
       async () => (await metric(server, 'scenaro_voice_sessions', { state: 'listening' })) < 2,
     );

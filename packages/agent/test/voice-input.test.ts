@@ -13,21 +13,20 @@ import {
   pcm16ToInt16,
   wordErrors,
 } from '../src/index.js';
-import type { BotServer, TextToSpeech } from '../src/index.js';
+import type { BotServer } from '../src/index.js';
 import { encodeFrame } from '@scenaro/sdk/protocol';
-import { RtviClient } from '../src/testing/index.js';
-import { listenTestServer } from './fixtures.js';
+import type { RtviClient } from '../src/testing/index.js';
+import { listenTestServer, withRtviClient } from './fixtures.js';
 import {
   echoConversation,
-  pocketsphinxMissing,
+  pocketsphinxTests,
   sendStream,
   silence,
   speak,
-  testTts,
+  useVoiceServer,
 } from './voice-fixtures.js';
 
-const missing = await pocketsphinxMissing('the voice input tests');
-const runs = missing === undefined || process.env['CI'] === 'true';
+const { missing, runs } = await pocketsphinxTests('the voice input tests');
 
 /** `pcm` (16 kHz mono) as 48 kHz stereo, both channels equal. */
 async function toStereo48k(pcm: Uint8Array): Promise<Uint8Array> {
@@ -55,29 +54,20 @@ function errors(client: RtviClient): string[] {
 }
 
 describe.skipIf(!runs)('voice input', () => {
-  let server: BotServer;
-  let tts: TextToSpeech;
+  const suite = useVoiceServer(missing, () => ({
+    stt: createPocketsphinxSpeechToText(),
+    pacing: 'fast',
+    vad: { stopMs: 600 },
+  }));
   const said = 'How much would it cost to upgrade to business class?';
   let speech: Uint8Array;
 
   beforeAll(async () => {
-    if (missing) throw missing;
-    tts = testTts();
-    speech = await speak(tts, said);
-    server = await listenTestServer({
-      conversation: echoConversation,
-      voice: { stt: createPocketsphinxSpeechToText(), pacing: 'fast', vad: { stopMs: 600 } },
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await tts?.close();
+    speech = await speak(suite.tts, said);
   });
 
   it('hears 48 kHz stereo frames and WAV-prefixed frames', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(suite.server.url, async (client) => {
       const stereo = await toStereo48k(
         new Uint8Array([...silence(400), ...speech, ...silence(1200)]),
       );
@@ -105,15 +95,11 @@ describe.skipIf(!runs)('voice input', () => {
         expect(wordErrors(said, heard).wer).toBeLessThanOrEqual(0.35);
       }
       expect(errors(client)).toEqual([]);
-    } finally {
-      await client.close();
-    }
+    });
   }, 60_000);
 
   it('answers a malformed audio frame with one error and keeps the session', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(suite.server.url, async (client) => {
       sendStream(client, silence(200));
       client.sendAudio(new Uint8Array(511)); // not whole samples
       client.sendAudio(new Uint8Array(512), 1234, 1); // a rate nobody records at
@@ -130,9 +116,7 @@ describe.skipIf(!runs)('voice input', () => {
       expect(client.closed).toBeUndefined();
       const summary = await client.call<{ db_hash: unknown }>('get_scenario_summary');
       expect(summary).toHaveProperty('db_hash');
-    } finally {
-      await client.close();
-    }
+    });
   }, 60_000);
 });
 
@@ -151,9 +135,7 @@ describe('voice input without a recognizer installed', () => {
   afterAll(() => server?.close());
 
   it('says once what to install, and still answers text', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(server.url, async (client) => {
       sendStream(client, silence(2000));
       await client.until(() => errors(client).length > 0, 'an error');
       sendStream(client, silence(2000));
@@ -169,8 +151,6 @@ describe('voice input without a recognizer installed', () => {
       expect(said[0]).toMatch(/apt-get install pocketsphinx pocketsphinx-en-us/);
       const error = client.messages.find((m) => m.type === 'error')!;
       expect((error.data as { fatal: boolean }).fatal).toBe(false);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });

@@ -6,46 +6,30 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAISpeechToText, createOpenAITextToSpeech, decodeWav } from '../src/index.js';
-import type { BotServer, TextToSpeech } from '../src/index.js';
-import { RtviClient } from '../src/testing/index.js';
 import {
   startOpenAIAudioTestServer,
   testSpeechPcm,
 } from '../src/testing/openai-audio-test-server.js';
 import type { OpenAIAudioTestServer } from '../src/testing/openai-audio-test-server.js';
-import { listenTestServer } from './fixtures.js';
-import {
-  echoConversation,
-  echoReply,
-  sendStream,
-  silence,
-  speak,
-  testTts,
-} from './voice-fixtures.js';
+import { withRtviClient } from './fixtures.js';
+import { echoReply, sendStream, silence, speak, useVoiceServer } from './voice-fixtures.js';
 
 describe('voice bot on OpenAI-compatible speech endpoints', () => {
   let endpoint: OpenAIAudioTestServer;
-  let server: BotServer;
-  let tts: TextToSpeech;
-
   beforeAll(async () => {
     endpoint = await startOpenAIAudioTestServer();
-    tts = testTts();
-    const options = { baseURL: endpoint.baseURL, apiKey: 'test-key' };
-    server = await listenTestServer({
-      conversation: echoConversation,
-      voice: {
-        stt: createOpenAISpeechToText(options),
-        tts: createOpenAITextToSpeech(options),
-        pacing: 'fast',
-        vad: { stopMs: 500 },
-      },
-    });
   });
   afterAll(async () => {
-    await server?.close();
     await endpoint?.close();
-    await tts?.close();
+  });
+  const suite = useVoiceServer(undefined, () => {
+    const options = { baseURL: endpoint.baseURL, apiKey: 'test-key' };
+    return {
+      stt: createOpenAISpeechToText(options),
+      tts: createOpenAITextToSpeech(options),
+      pacing: 'fast',
+      vad: { stopMs: 500 },
+    };
   });
 
   it('posts each utterance as a WAV and speaks the reply fetched as PCM', async () => {
@@ -59,10 +43,8 @@ describe('voice bot on OpenAI-compatible speech endpoints', () => {
       });
       return 'I want to change my flight';
     };
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
-      const speech = await speak(tts, 'I want to change my flight to next Friday.');
+    await withRtviClient(suite.server.url, async (client) => {
+      const speech = await speak(suite.tts, 'I want to change my flight to next Friday.');
       sendStream(client, silence(300), speech, silence(1000));
       await client.waitFor((m) => m.type === 'bot-stopped-speaking', 'the spoken reply');
 
@@ -90,8 +72,6 @@ describe('voice bot on OpenAI-compatible speech endpoints', () => {
       );
       expect(received).toBe(expected + 1920);
       expect(client.audio.every((a) => a.frame.sampleRate === 24_000)).toBe(true);
-    } finally {
-      await client.close();
-    }
+    });
   }, 30_000);
 });

@@ -5,24 +5,21 @@
  * error rate <= 10 %), answer each in 24 kHz audio the client's player takes, and fire every
  * voice event, in order, through client-js's callbacks.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { corpusWordErrors, createPocketsphinxSpeechToText, pcm16ToInt16 } from '../src/index.js';
-import type { BotServer, TextToSpeech } from '../src/index.js';
 import { connectPipecatClient } from '../src/testing/index.js';
 import type { RtviArrival } from '../src/testing/index.js';
-import { listenTestServer } from './fixtures.js';
 import {
   USER_TURNS,
-  echoConversation,
   echoReply,
-  pocketsphinxMissing,
+  pocketsphinxTests,
   speak,
   testTts,
+  useVoiceServer,
   userTts,
 } from './voice-fixtures.js';
 
-const missing = await pocketsphinxMissing('the Pipecat client voice acceptance test');
-const runs = missing === undefined || process.env['CI'] === 'true';
+const { missing, runs } = await pocketsphinxTests('the Pipecat client voice acceptance test');
 
 /** The RTVI events of one turn, in the order the bot must send them. */
 const TURN_EVENTS = [
@@ -61,27 +58,17 @@ function inOrder(seen: string[], wanted: string[]): boolean {
 }
 
 describe.skipIf(!runs)('the real Pipecat web client talks to the voice bot', () => {
-  let server: BotServer;
-  let tts: TextToSpeech;
-
-  beforeAll(async () => {
-    if (missing) throw missing; // under CI the engine must be installed
-    tts = userTts();
-    server = await listenTestServer({
-      conversation: echoConversation,
-      voice: { stt: createPocketsphinxSpeechToText(), tts: testTts(), pacing: 'fast' },
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await tts?.close();
-  });
+  const suite = useVoiceServer(
+    missing,
+    () => ({ stt: createPocketsphinxSpeechToText(), tts: testTts(), pacing: 'fast' }),
+    userTts,
+  );
 
   it(`transcribes ${USER_TURNS.length} spoken turns and answers each in 24 kHz speech`, async () => {
     const speech = await Promise.all(
-      USER_TURNS.map(async (t) => pcm16ToInt16(await speak(tts, t))),
+      USER_TURNS.map(async (t) => pcm16ToInt16(await speak(suite.tts, t))),
     );
-    const client = await connectPipecatClient(server.url, { mic: { pace: 'fast' } });
+    const client = await connectPipecatClient(suite.server.url, { mic: { pace: 'fast' } });
     try {
       await client.mic.silence(500);
       const heard: string[] = [];

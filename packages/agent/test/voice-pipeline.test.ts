@@ -66,7 +66,7 @@ describe('voice engines end to end (flite -> VAD -> pocketsphinx)', () => {
       const finals: Transcript[] = [];
       const feed = async (chunk: Uint8Array): Promise<void> => {
         await clock.advance(chunk.length / 2);
-        session.write(chunk);
+        await session.write(chunk);
         for (const event of vad.process(chunk)) {
           if (event.type === 'speech-start') session.startUtterance(event.sample);
           else finals.push(await session.endUtterance(event.sample));

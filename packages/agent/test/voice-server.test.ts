@@ -13,23 +13,28 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 import { OUTPUT_SAMPLE_RATE, createPocketsphinxSpeechToText, wordErrors } from '../src/index.js';
-import type { BotServer, TextToSpeech } from '../src/index.js';
-import { RtviClient, metricValue, scrapeMetrics } from '../src/testing/index.js';
-import { listenTestServer } from './fixtures.js';
+import type { VoiceOptions } from '../src/index.js';
+import { metricValue, scrapeMetrics } from '../src/testing/index.js';
+import type { RtviClient } from '../src/testing/index.js';
+import { withRtviClient } from './fixtures.js';
 import {
-  echoConversation,
   echoReply,
-  pocketsphinxMissing,
+  pocketsphinxTests,
   sendStream,
   silence,
   speak,
   testTts,
+  useVoiceServer,
 } from './voice-fixtures.js';
 
-const missing = await pocketsphinxMissing('the voice server tests');
+const { missing, runs } = await pocketsphinxTests('the voice server tests');
 const spans = new InMemorySpanExporter();
 const tracing = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-const runs = missing === undefined || process.env['CI'] === 'true';
+
+/** The bot's voice: PocketSphinx hearing, Flite speaking at `pacing`, and `extra`. */
+function flite(pacing: 'fast' | 'realtime', extra: Partial<VoiceOptions> = {}): () => VoiceOptions {
+  return () => ({ stt: createPocketsphinxSpeechToText(), tts: testTts(), pacing, ...extra });
+}
 
 function types(messages: RTVIMessage[]): string[] {
   return messages.map((m) => m.type);
@@ -43,35 +48,18 @@ function indexOf(messages: RTVIMessage[], type: string, from = 0): number {
 }
 
 describe.skipIf(!runs)('voice bot server (fast clock)', () => {
-  let server: BotServer;
-  let tts: TextToSpeech;
-
-  beforeAll(async () => {
-    if (missing) throw missing; // under CI the engine must be installed
-    trace.setGlobalTracerProvider(tracing);
-    tts = testTts();
-    server = await listenTestServer({
-      conversation: echoConversation,
-      voice: {
-        stt: createPocketsphinxSpeechToText(),
-        tts: testTts(),
-        pacing: 'fast',
-        vad: { stopMs: 600 },
-      },
-    });
+  beforeAll(() => {
+    if (!missing) trace.setGlobalTracerProvider(tracing);
   });
-  afterAll(async () => {
-    await server?.close();
-    await tts?.close();
+  afterAll(() => {
     trace.disable();
   });
+  const suite = useVoiceServer(missing, flite('fast', { vad: { stopMs: 600 } }));
 
   it('hears an utterance, answers in speech, and emits the voice events in order', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(suite.server.url, async (client) => {
       const said = 'I would like to cancel my reservation.';
-      sendStream(client, silence(500), await speak(tts, said), silence(1500));
+      sendStream(client, silence(500), await speak(suite.tts, said), silence(1500));
       const final = await client.waitFor(
         (m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final,
         'the final transcript',
@@ -135,7 +123,7 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
       expect(processors('characters')).toContain('flite-tts');
 
       // The same stages in the server's Prometheus metrics, with the audio both ways.
-      const { text } = await scrapeMetrics(server.metricsUrl);
+      const { text } = await scrapeMetrics(suite.server.metricsUrl);
       const count = (stage: string, processor: string) =>
         metricValue(text, `scenaro_${stage}_ttfb_seconds_count`, { processor }) ?? 0;
       expect(count('stt', 'pocketsphinx-stt')).toBeGreaterThanOrEqual(1);
@@ -161,9 +149,7 @@ describe.skipIf(!runs)('voice bot server (fast clock)', () => {
         .filter((x) => x.parentSpanContext?.spanId === turn?.spanContext().spanId)
         .map((x) => x.name);
       expect(children.sort()).toEqual(['scenaro.llm', 'scenaro.stt', 'scenaro.tts']);
-    } finally {
-      await client.close();
-    }
+    });
   }, 60_000);
 });
 
@@ -177,26 +163,10 @@ function dictation(client: RtviClient, action: 'start' | 'end' | 'cancel', dicta
 }
 
 describe.skipIf(!runs)('voice bot server: audio_response and dictation', () => {
-  let server: BotServer;
-  let tts: TextToSpeech;
-
-  beforeAll(async () => {
-    if (missing) throw missing;
-    tts = testTts();
-    server = await listenTestServer({
-      conversation: echoConversation,
-      voice: { stt: createPocketsphinxSpeechToText(), tts: testTts(), pacing: 'fast' },
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await tts?.close();
-  });
+  const suite = useVoiceServer(missing, flite('fast'));
 
   it('answers send-text in speech when audio_response is true, in text only when false', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(suite.server.url, async (client) => {
       client.sendText('Hello', { audio_response: true });
       await client.waitFor((m) => m.type === 'bot-stopped-speaking', 'the spoken reply');
       const spoken = client.messages
@@ -226,17 +196,13 @@ describe.skipIf(!runs)('voice bot server: audio_response and dictation', () => {
         later.some((m) => m.type === 'bot-tts-text' || m.type === 'bot-started-speaking'),
       ).toBe(false);
       expect(client.audio.length).toBe(framesBefore);
-    } finally {
-      await client.close();
-    }
+    });
   }, 30_000);
 
   it('dictation hands back the transcript without taking a turn; cancel discards it', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(suite.server.url, async (client) => {
       const said = 'Please send the confirmation to my phone.';
-      const speech = await speak(tts, said);
+      const speech = await speak(suite.tts, said);
       sendStream(client, silence(300));
       const started = await dictation(client, 'start', 'd1');
       expect(JSON.parse(started.payload)).toEqual({ dictationId: 'd1', status: 'started' });
@@ -275,38 +241,15 @@ describe.skipIf(!runs)('voice bot server: audio_response and dictation', () => {
           (m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final,
         ),
       ).toBe(false);
-    } finally {
-      await client.close();
-    }
+    });
   }, 60_000);
 });
 
 describe.skipIf(!runs)('voice bot server: barge-in (real-time pacing)', () => {
-  let server: BotServer;
-  let tts: TextToSpeech;
-
-  beforeAll(async () => {
-    if (missing) throw missing;
-    tts = testTts();
-    server = await listenTestServer({
-      conversation: echoConversation,
-      voice: {
-        stt: createPocketsphinxSpeechToText(),
-        tts: testTts(),
-        pacing: 'realtime',
-        vad: { stopMs: 600 },
-      },
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await tts?.close();
-  });
+  const suite = useVoiceServer(missing, flite('realtime', { vad: { stopMs: 600 } }));
 
   it('user speech while the bot speaks stops its audio at once and takes the next turn', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(suite.server.url, async (client) => {
       // A long reply, paced in real time (about 6 s of speech).
       client.sendText(
         'I booked the flight last week for a family trip and I would like to know every option.',
@@ -316,7 +259,7 @@ describe.skipIf(!runs)('voice bot server: barge-in (real-time pacing)', () => {
       await client.until(() => client.audio.length >= 10, '400 ms of the reply');
       const from = client.messages.length;
       const said = 'Yes, that is correct.';
-      sendStream(client, await speak(tts, said), silence(1200));
+      sendStream(client, await speak(suite.tts, said), silence(1200));
       const interrupted = await client.waitFor((m) => m.type === 'bot-interrupted', 'barge-in', {
         from,
       });
@@ -352,8 +295,6 @@ describe.skipIf(!runs)('voice bot server: barge-in (real-time pacing)', () => {
         .filter((m) => m.type === 'bot-tts-text')
         .map((m) => (m.data as { text: string }).text);
       expect(spoken).toEqual([]);
-    } finally {
-      await client.close();
-    }
+    });
   }, 60_000);
 });

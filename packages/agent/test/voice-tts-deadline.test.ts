@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAITextToSpeech } from '../src/index.js';
 import type { BotServer } from '../src/index.js';
-import { RtviClient } from '../src/testing/index.js';
 import { startStallingSpeechServer } from '../src/testing/stalling-speech-server.js';
 import type { StallingSpeechServer } from '../src/testing/stalling-speech-server.js';
 import { echoConversation, echoReply } from './voice-fixtures.js';
-import { listenTestServer } from './fixtures.js';
+import { listenTestServer, withRtviClient } from './fixtures.js';
 
 const FIRST_BYTE_MS = 300;
 /** Slack for a loaded machine; far below the 30 s of a single hung attempt. */
@@ -42,9 +41,7 @@ describe('voice bot on a speech endpoint that hangs', () => {
   });
 
   it('reports the failure within the deadline and still sends the sentence as text', async () => {
-    const client = await RtviClient.connect(server.url);
-    try {
-      await client.handshake();
+    await withRtviClient(server.url, async (client) => {
       const started = performance.now();
       client.sendText('please hang', { audio_response: true });
       const error = await client.waitFor((m) => m.type === 'error', 'the speech error');
@@ -70,8 +67,6 @@ describe('voice bot on a speech endpoint that hangs', () => {
         .map((m) => (m.data as { text: string }).text);
       expect(spoken).toEqual([rest]);
       expect(endpoint.inputs.filter((input) => input === hung)).toHaveLength(2);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });

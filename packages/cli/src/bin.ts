@@ -1,3 +1,4 @@
+import { errorMessage } from '@scenaro/sdk/util';
 import { CommanderError } from 'commander';
 import { EXIT_ERROR, EXIT_GATE_FAILED, GateFailure } from './gates.js';
 import { createProgram } from './program.js';
@@ -10,6 +11,6 @@ createProgram()
       process.exitCode = err.exitCode === 0 ? 0 : EXIT_ERROR;
       return;
     }
-    console.error(`scenaro: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`scenaro: ${errorMessage(err)}`);
     process.exitCode = err instanceof GateFailure ? EXIT_GATE_FAILED : EXIT_ERROR;
   });

@@ -32,15 +32,14 @@ describe('scenaro demo flags', () => {
   const flags = { host: '127.0.0.1', port: '0', botPort: '0' };
 
   it('refuses bad options', () => {
-    expect(() => demoOptions({ ...flags, llmBaseUrl: 'http://127.0.0.1:9/v1' })).toThrow(
-      '--llm-base-url and --llm-model go together',
-    );
-    expect(() => demoOptions({ ...flags, port: '99999' })).toThrow(
-      "--port must be an integer from 0 to 65535, got '99999'",
-    );
-    expect(() => demoOptions({ ...flags, botPort: 'x' })).toThrow(
-      "--bot-port must be an integer from 0 to 65535, got 'x'",
-    );
+    const refused: [Partial<typeof flags> & { llmBaseUrl?: string }, string][] = [
+      [{ llmBaseUrl: 'http://127.0.0.1:9/v1' }, '--llm-base-url and --llm-model go together'],
+      [{ port: '99999' }, "--port must be an integer from 0 to 65535, got '99999'"],
+      [{ botPort: 'x' }, "--bot-port must be an integer from 0 to 65535, got 'x'"],
+    ];
+    for (const [bad, message] of refused) {
+      expect(() => demoOptions({ ...flags, ...bad })).toThrow(message);
+    }
   });
 
   it('answers with the scripted shop assistant unless an LLM is configured', () => {

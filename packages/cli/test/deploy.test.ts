@@ -102,7 +102,7 @@ describe('checkArgs (the CLI as the manifests use it)', () => {
     expect(checkArgs(['eval', 'merge', '/a', '/b', '--into', '/c'])).toEqual([]);
     expect(checkArgs(['serve', '--prot', '1'])).toContain('serve: unknown flag --prot');
     expect(checkArgs(['serve', '--stt', 'whisper'])).toEqual([
-      'serve: --stt whisper is not one of pocketsphinx, openai, none',
+      'serve: --stt whisper is not one of pocketsphinx, openai, oracle, none',
     ]);
     expect(checkArgs(['eval', '--shard'])).toEqual(['eval: --shard needs a value']);
     expect(checkArgs(['eval', 'merge', '--into', '/c'])).toHaveLength(1);

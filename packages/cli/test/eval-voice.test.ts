@@ -2,33 +2,15 @@
 // per bot: the flags become the run's speech settings (recorded with it), are refused where they
 // do not apply, and the engines they choose (built through the speech-engine registry) are the
 // ones the local bots speak and hear with.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIAudioTestServer } from '@scenaro/agent/testing';
 import type { OpenAIAudioTestServer } from '@scenaro/agent/testing';
 import { localVoices, runEvaluation } from '@scenaro/eval';
-import type { BotSide, EvaluationOptions } from '@scenaro/eval';
-import { evalCommand } from '../src/commands/eval.js';
-import { evaluationOptions } from '../src/eval-flags.js';
-import type { EvalFlags } from '../src/eval-flags.js';
-
-/** The runner options `scenaro eval ARGS` would run with. */
-async function parse(args: string[]): Promise<EvaluationOptions> {
-  let options: EvaluationOptions | undefined;
-  const command = evalCommand()
-    .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: () => {} })
-    .action((flags: EvalFlags, self: typeof command) => {
-      options = evaluationOptions(flags, ['node', 'scenaro'], (flag) => {
-        return self.getOptionValueSource(flag) === 'cli';
-      });
-    });
-  await command.parseAsync(args, { from: 'user' });
-  if (!options) throw new Error('the eval action did not run');
-  return options;
-}
+import type { BotSide } from '@scenaro/eval';
+import { evalOptions, expectHeardAndRecorded } from './eval-options.js';
 
 let audio: OpenAIAudioTestServer;
 beforeAll(async () => {
@@ -46,22 +28,22 @@ const openAIArgs = () => [
 
 describe('scenaro eval voice flags', () => {
   it('leave the offline engines to the runner when none is given', async () => {
-    const options = await parse(['--mode', 'audio', '--audio-clock', 'fast']);
+    const options = await evalOptions(['--mode', 'audio', '--audio-clock', 'fast']);
     expect(options.speech).toBeUndefined();
   });
 
   it("become speech settings: the engine flags for both bots, each bot's own voice", async () => {
-    const flite = await parse(['--mode', 'audio', '--vad-stop-ms', '600']);
+    const flite = await evalOptions(['--mode', 'audio', '--vad-stop-ms', '600']);
     expect(flite.speech).toEqual({
       agent: { vadStopMs: '600', ttsVoice: 'slt' },
       user: { vadStopMs: '600', ttsVoice: 'rms' },
     });
-    const written = await parse(['--mode', 'audio', '--tts-normalize', 'off']);
+    const written = await evalOptions(['--mode', 'audio', '--tts-normalize', 'off']);
     expect(written.speech).toEqual({
       agent: { ttsNormalize: 'off', ttsVoice: 'slt' },
       user: { ttsNormalize: 'off', ttsVoice: 'rms' },
     });
-    const openai = await parse([
+    const openai = await evalOptions([
       ...['--mode', 'audio', ...openAIArgs(), '--agent-tts-voice', 'nova'],
       ...['--stt-model', 'test-whisper', '--speech-api-key-env', 'TEST_KEY'],
     ]);
@@ -87,12 +69,17 @@ describe('scenaro eval voice flags', () => {
     expect(voices.user.tts?.name).toBe('flite');
     expect(voices.user.tts?.sampleRate).toBe(16_000);
     await Promise.all([voices.agent.tts?.close(), voices.user.tts?.close()]);
-    const faster = await parse(['--mode', 'audio', '--pocketsphinx-args', '-ds 2 -fwdflat no']);
+    const faster = await evalOptions([
+      '--mode',
+      'audio',
+      '--pocketsphinx-args',
+      '-ds 2 -fwdflat no',
+    ]);
     expect(faster.speech).toEqual({
       agent: { pocketsphinxArgs: '-ds 2 -fwdflat no', ttsVoice: 'slt' },
       user: { pocketsphinxArgs: '-ds 2 -fwdflat no', ttsVoice: 'rms' },
     });
-    const silent = await parse(['--mode', 'audio', '--stt', 'none', '--tts', 'none']);
+    const silent = await evalOptions(['--mode', 'audio', '--stt', 'none', '--tts', 'none']);
     expect(silent.speech).toEqual({
       agent: { stt: 'none', tts: 'none' },
       user: { stt: 'none', tts: 'none' },
@@ -100,26 +87,26 @@ describe('scenaro eval voice flags', () => {
   });
 
   it('refuse to apply where they cannot, naming the flag', async () => {
-    await expect(parse(['--stt', 'none'])).rejects.toThrow('--stt needs --mode audio');
-    await expect(parse(['--user-tts-voice', 'awb'])).rejects.toThrow(
+    await expect(evalOptions(['--stt', 'none'])).rejects.toThrow('--stt needs --mode audio');
+    await expect(evalOptions(['--user-tts-voice', 'awb'])).rejects.toThrow(
       '--user-tts-voice needs --mode audio',
     );
     await expect(
-      parse([
+      evalOptions([
         ...['--mode', 'audio', '--tts', 'openai', '--tts-base-url', audio.baseURL],
         ...['--agent-url', 'ws://127.0.0.1:1', '--user-url', 'ws://127.0.0.1:2'],
       ]),
     ).rejects.toThrow(/--tts is for the local bots/);
     // The registry's checks, with the eval command's flag names.
-    const flite = await parse(['--mode', 'audio', '--agent-tts-voice', 'alloy']);
+    const flite = await evalOptions(['--mode', 'audio', '--agent-tts-voice', 'alloy']);
     await expect(localVoices('fast', undefined, flite.speech)).rejects.toThrow(
       "--agent-tts-voice: flite has no voice 'alloy'",
     );
-    const none = await parse(['--mode', 'audio', '--tts', 'none', '--user-tts-voice', 'rms']);
+    const none = await evalOptions(['--mode', 'audio', '--tts', 'none', '--user-tts-voice', 'rms']);
     await expect(localVoices('fast', undefined, none.speech)).rejects.toThrow(
       '--user-tts-voice is used by --tts flite, --tts openai or --tts espeak-ng only',
     );
-    const deaf = await parse(['--mode', 'audio', '--stt', 'pocketsphinx']);
+    const deaf = await evalOptions(['--mode', 'audio', '--stt', 'pocketsphinx']);
     // No PATH: `pocketsphinx_continuous` cannot be found, whether it is installed or not.
     const path = process.env['PATH'];
     process.env['PATH'] = '';
@@ -132,10 +119,51 @@ describe('scenaro eval voice flags', () => {
     }
   });
 
+  it('give the local bots the oracle ear and its fault, only in audio mode and for local bots', async () => {
+    const oracle = await evalOptions([
+      '--mode',
+      'audio',
+      '--stt',
+      'oracle',
+      '--stt-fault',
+      'swap-digit',
+    ]);
+    expect(oracle.speech).toEqual({
+      agent: { stt: 'oracle', sttFault: 'swap-digit', ttsVoice: 'slt' },
+      user: { stt: 'oracle', sttFault: 'swap-digit', ttsVoice: 'rms' },
+    });
+    const voices = await localVoices('fast', undefined, oracle.speech);
+    try {
+      expect(voices.agent.stt?.toldText).toBe(true);
+      expect(voices.user.stt?.toldText).toBe(true);
+    } finally {
+      await Promise.allSettled(
+        [voices.agent, voices.user].flatMap((v) => [v.stt?.close(), v.tts?.close()]),
+      );
+    }
+    await expect(
+      evalOptions([
+        ...['--mode', 'audio', '--stt', 'oracle'],
+        ...['--agent-url', 'ws://127.0.0.1:1', '--user-url', 'ws://127.0.0.1:2'],
+      ]),
+    ).rejects.toThrow(
+      '--stt is for the local bots; the bots at --agent-url/--user-url have their own voices',
+    );
+    await expect(evalOptions(['--stt', 'oracle'])).rejects.toThrow('--stt needs --mode audio');
+    const wrong = await evalOptions(['--mode', 'audio', '--stt', 'oracle', '--stt-fault', 'drop']);
+    await expect(localVoices('fast', undefined, wrong.speech)).rejects.toThrow(
+      "--stt-fault: oracle has no hearing fault 'drop'; its hearing faults: swap-digit",
+    );
+    const unused = await evalOptions(['--mode', 'audio', '--stt-fault', 'swap-digit']);
+    await expect(localVoices('fast', undefined, unused.speech)).rejects.toThrow(
+      '--stt-fault is used by --stt oracle only',
+    );
+  });
+
   it('reach the local bots: each speaks with its own voice and hears through the endpoint', async () => {
     const output = mkdtempSync(join(tmpdir(), 'scenaro-eval-voice-'));
     audio.transcribe = () => 'I would like some help with my order.';
-    const options = await parse([
+    const options = await evalOptions([
       ...['--mode', 'audio', '--audio-clock', 'fast', ...openAIArgs()],
       ...['--agent-tts-voice', 'nova', '--user-tts-voice', 'onyx'],
       ...['--domain', 'commerce', '--scenarios', 'commerce__browse_air_fryers_only'],
@@ -153,12 +181,6 @@ describe('scenaro eval voice flags', () => {
     expect(new Set(speech.map((r) => r.fields['voice']))).toEqual(new Set(['nova', 'onyx']));
     const transcriptions = audio.requests.filter((r) => r.path.endsWith('/audio/transcriptions'));
     expect(transcriptions.length).toBeGreaterThanOrEqual(2);
-    const segments = (result.metrics[0]?.['audio'] as { segments: { heard: string }[] }).segments;
-    expect(segments[0]?.heard).toBe('I would like some help with my order.');
-    // The run records the settings, so a resumed run builds the same voices.
-    const runArgs = JSON.parse(readFileSync(join(result.runDir, 'run_args.json'), 'utf8')) as {
-      invocations: { parsed_args: Record<string, unknown> }[];
-    };
-    expect(runArgs.invocations[0]?.parsed_args['speech']).toEqual(options.speech);
+    expectHeardAndRecorded(result, options);
   }, 120_000);
 });

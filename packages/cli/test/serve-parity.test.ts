@@ -3,7 +3,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotServer } from '@scenaro/agent';
-import type { BotReadySession } from '@scenaro/sdk/protocol';
 import { RtviClient } from '@scenaro/agent/testing';
 import { localIsoDate, TAU2_TELECOM_TODAY } from '@scenaro/domains/clock';
 import { serve } from '../src/start-server.js';
@@ -25,9 +24,6 @@ async function ready(url: string): Promise<RtviClient> {
   clients.push(client);
   return client;
 }
-
-const readySession = (c: RtviClient) =>
-  (c.botReady as { session?: BotReadySession } | undefined)?.session;
 
 async function start(flags: Partial<ServeOptions>): Promise<BotServer> {
   const server = await serve({ profile: 'eval', host: '127.0.0.1', port: '0', ...flags }, () => {});
@@ -110,9 +106,9 @@ describe('scenaro serve sessions between connections', () => {
 
   it('--resume-grace-ms sets the grace bot-ready announces; 0 sends no token', async () => {
     const c = await ready((await start({ resumeGraceMs: '1500' })).url);
-    expect(readySession(c)).toMatchObject({ resume_grace_ms: 1500, resumed: false });
-    expect(readySession(await ready((await start({})).url))?.resume_grace_ms).toBe(30_000);
-    expect(readySession(await ready((await start({ resumeGraceMs: '0' })).url))).toBeUndefined();
+    expect(c.readySession).toMatchObject({ resume_grace_ms: 1500, resumed: false });
+    expect((await ready((await start({})).url)).readySession?.resume_grace_ms).toBe(30_000);
+    expect((await ready((await start({ resumeGraceMs: '0' })).url)).readySession).toBeUndefined();
     await expect(start({ resumeGraceMs: '-5' })).rejects.toThrow(
       "--resume-grace-ms must be an integer >= 0, got '-5'",
     );

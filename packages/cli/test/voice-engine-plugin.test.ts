@@ -2,7 +2,7 @@
 // a choice of `scenaro serve` and `scenaro eval`, its options are flags with their --help, and
 // it is the engine the bots actually speak and hear with: the fake engines here count their
 // calls. A tone per character for speech, a fixed transcript for what is heard.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,12 +10,10 @@ import { concatBytes, defineSpeechEngine, PcmChunker, registerSpeechEngine } fro
 import type { BotServer, SpeechToText, SttSession, TextToSpeech, Transcript } from '@scenaro/agent';
 import { RtviClient } from '@scenaro/agent/testing';
 import { runEvaluation } from '@scenaro/eval';
-import type { EvaluationOptions } from '@scenaro/eval';
 import { evalCommand } from '../src/commands/eval.js';
 import { serveCommand } from '../src/commands/serve.js';
-import { evaluationOptions } from '../src/eval-flags.js';
-import type { EvalFlags } from '../src/eval-flags.js';
 import { serve } from '../src/start-server.js';
+import { evalOptions, expectHeardAndRecorded } from './eval-options.js';
 import type { ServeOptions } from '../src/start-server.js';
 
 /** Every call the fake engines got. */
@@ -170,21 +168,6 @@ async function serveOptions(args: string[]): Promise<ServeOptions> {
   return options!;
 }
 
-/** The runner options `scenaro eval ARGS` would run with. */
-async function evalOptions(args: string[]): Promise<EvaluationOptions> {
-  let options: EvaluationOptions | undefined;
-  const command = evalCommand()
-    .exitOverride()
-    .configureOutput({ writeErr: () => {}, writeOut: () => {} })
-    .action((flags: EvalFlags, self: typeof command) => {
-      options = evaluationOptions(flags, ['node', 'scenaro'], (flag) => {
-        return self.getOptionValueSource(flag) === 'cli';
-      });
-    });
-  await command.parseAsync(args, { from: 'user' });
-  return options!;
-}
-
 describe('a speech engine registered at run time', () => {
   it('is a choice of serve and eval, with its options as flags', () => {
     const help = serveCommand().helpInformation().replace(/\s+/g, ' ');
@@ -257,11 +240,6 @@ describe('a speech engine registered at run time', () => {
     // Spoken at the relay's rate, which the engine declares as its own.
     expect(new Set(calls.synthesized.map((c) => c.sampleRate))).toEqual(new Set([16_000]));
     expect(calls.finals).toBeGreaterThanOrEqual(2);
-    const segments = (result.metrics[0]?.['audio'] as { segments: { heard: string }[] }).segments;
-    expect(segments[0]?.heard).toBe('I would like some help with my order.');
-    const runArgs = JSON.parse(readFileSync(join(result.runDir, 'run_args.json'), 'utf8')) as {
-      invocations: { parsed_args: Record<string, unknown> }[];
-    };
-    expect(runArgs.invocations[0]?.parsed_args['speech']).toEqual(options.speech);
+    expectHeardAndRecorded(result, options);
   }, 120_000);
 });

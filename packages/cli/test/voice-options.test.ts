@@ -161,9 +161,9 @@ describe('scenaro serve voice flags', () => {
     const { stt, tts } = setup.voice as { stt: SpeechToText; tts: TextToSpeech };
     expect((await synthesizeAll(tts, 'Hello there.')).length).toBeGreaterThan(0);
     const session = await stt.openSession();
-    session.write(new Uint8Array(16_000));
+    await session.write(new Uint8Array(16_000));
     session.startUtterance();
-    session.write(new Uint8Array(16_000));
+    await session.write(new Uint8Array(16_000));
     expect((await session.endUtterance()).text).toBe('hello world');
     await session.close();
 
@@ -185,9 +185,18 @@ describe('scenaro serve voice flags', () => {
     expect(setup.summary).toContain(`tts=openai(tts-1, alloy at ${audio.baseURL})`);
   });
 
+  it('refuses the oracle ear: only the evaluation tells a bot what was said', async () => {
+    await expect(buildVoiceOptions(parse(['--stt', 'oracle']))).rejects.toThrow(
+      /^--stt oracle: it is told what the other bot said by the evaluation's bridge: only the local bots of `scenaro eval --mode audio` can use it$/,
+    );
+    await expect(
+      buildVoiceOptions(parse(['--stt', 'none', '--stt-fault', 'swap-digit'])),
+    ).rejects.toThrow('--stt-fault is used by --stt oracle only');
+  });
+
   it('refuses a choice that is not offered', () => {
     expect(() => parse(['--stt', 'whisper'])).toThrow(
-      "option '--stt <engine>' argument 'whisper' is invalid. Allowed choices are pocketsphinx, openai, none.",
+      "option '--stt <engine>' argument 'whisper' is invalid. Allowed choices are pocketsphinx, openai, oracle, none.",
     );
     expect(() => parse(['--tts', 'espeak'])).toThrow(/argument 'espeak' is invalid/);
     expect(() => parse(['--audio-pacing', 'slow'])).toThrow('Allowed choices are realtime, fast.');
@@ -322,22 +331,31 @@ describe('scenaro serve voice flags', () => {
 describe('the voice engines of scenaro serve', () => {
   it('close after the server has closed', async () => {
     const events: string[] = [];
-    const engine = (name: string) => ({
-      close: () => {
-        events.push(`${name} closed`);
-        return Promise.resolve();
-      },
-    });
+    const close = (name: string) => () => {
+      events.push(`${name} closed`);
+      return Promise.resolve();
+    };
+    const unused = () => Promise.reject(new Error('not used here'));
+    const stt: SpeechToText = {
+      name: 'stt',
+      sampleRate: 16_000,
+      check: unused,
+      openSession: unused,
+      close: close('stt'),
+    };
+    const tts: TextToSpeech = {
+      name: 'tts',
+      sampleRate: 24_000,
+      synthesize: () => ({ [Symbol.asyncIterator]: () => ({ next: unused }) }),
+      close: close('tts'),
+    };
     const server = {
       close: () => {
         events.push('server closed');
         return Promise.resolve();
       },
     };
-    const voice = {
-      stt: engine('stt') as unknown as SpeechToText,
-      tts: engine('tts') as unknown as TextToSpeech,
-    };
+    const voice = { stt, tts };
     await closeVoiceWithServer(server, voice).close();
     expect(events).toEqual(['server closed', 'stt closed', 'tts closed']);
   });

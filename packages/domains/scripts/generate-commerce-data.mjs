@@ -18,7 +18,7 @@ import { ORDER_PLAN, USERS } from './commerce-shoppers.mjs';
 
 const DEFAULT_SEED = 20250602;
 const PRODUCTS_PER_CATEGORY = 30;
-/** Sales tax in basis points; must equal `TAX_RATE_BASIS_POINTS` in src/commerce/money.ts. */
+/** Sales tax in basis points; must equal `TAX_RATE_BASIS_POINTS` in src/commerce/model/money.ts. */
 const TAX_RATE_BASIS_POINTS = 825;
 const CURRENT_TIME = '2025-06-02T15:00:00Z';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DbCache } from '@scenaro/agent';
 import { builtInDomains } from '@scenaro/domains';
 import { compareRuns, computeExpected, loadRun, registryFor, runEvaluation } from '../src/index.js';
-import { collectingStream, hasSharedData, sharedData, tempOutput } from './helpers.js';
+import { collectingStream, hasSharedData, runCommerce, sharedData, tempOutput } from './helpers.js';
 
 describe.skipIf(!hasSharedData)('compare and failure attribution on tau2 airline', () => {
   it(
@@ -77,6 +77,29 @@ describe.skipIf(!hasSharedData)('compare and failure attribution on tau2 airline
       expect(b.metrics.every((x) => x.is_successful === false || !x.failure_attribution)).toBe(
         true,
       );
+    },
+  );
+});
+
+describe('compare with repeated trials', () => {
+  it(
+    'two runs of the same agent with --trials 4 claim no regression',
+    { timeout: 240_000 },
+    async () => {
+      const output = tempOutput('scenaro-trials-');
+      const scenarios = [
+        'commerce__checkout_with_card',
+        'commerce__selection_to_cart',
+        'commerce__shortlist_then_drop',
+      ];
+      const run = (runId: string) =>
+        runCommerce(output, runId, { scenarios, trials: 4, concurrency: 2 });
+      const [first, second] = [await run('first'), await run('second')];
+      const c = compareRuns(await loadRun(first.runDir), await loadRun(second.runDir));
+      expect(c.paired_trials).toBe(12);
+      expect(c.noise_floor).not.toBeNull();
+      expect(c.verdict).not.toBe('regressed');
+      expect(c.broken).toBe(0);
     },
   );
 });

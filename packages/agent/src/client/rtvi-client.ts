@@ -15,7 +15,13 @@ import {
   encodeFrame,
   sendText as sendTextMessage,
 } from '@scenaro/sdk/protocol';
-import type { AudioFrameValue, RTVIMessage, SendTextOptions } from '@scenaro/sdk/protocol';
+import type {
+  AudioFrameValue,
+  BotReadyData,
+  BotReadySession,
+  RTVIMessage,
+  SendTextOptions,
+} from '@scenaro/sdk/protocol';
 import type {
   CloseInfo,
   HandshakeOptions,
@@ -82,6 +88,10 @@ export class RtviClient {
   readonly audio: { frame: AudioFrameValue; afterMessages: number }[] = [];
   /** The `data` of `bot-ready`, once {@link handshake} is done. */
   botReady: unknown;
+  /** The session the bot announced in `bot-ready` (id, resume token, whether it resumed). */
+  get readySession(): BotReadySession | undefined {
+    return (this.botReady as BotReadyData | undefined)?.session;
+  }
   readonly #options: RtviClientOptions;
   readonly #peer: string;
   readonly #pending = new Map<string, PendingReply>();

@@ -12,6 +12,7 @@ import type {
   GetScenarioSummaryResult,
   ResolvedControlArgs,
 } from '@scenaro/sdk/protocol';
+import { isJsonObject } from '@scenaro/sdk/util';
 import { contextHistory } from '../conversation/context-text.js';
 import { sessionDbHash } from '../scenario/db-revision.js';
 import { applyBindHooks } from '../scenario/bind-hooks.js';
@@ -70,7 +71,7 @@ export const updateSystemPrompt: ClientMessageHandler = async (d, session) => {
       session.log.warn({ err }, 'update_system_prompt: tools is not valid JSON, nothing changed');
       return false;
     }
-    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    if (!isJsonObject(spec)) {
       session.log.warn({}, 'update_system_prompt: tools must decode to an object, nothing changed');
       return false;
     }
@@ -87,11 +88,8 @@ export const updateSystemPrompt: ClientMessageHandler = async (d, session) => {
         );
         return false;
       }
-      const kwargs = (spec as JsonObject)[name];
-      const options =
-        kwargs !== null && typeof kwargs === 'object' && !Array.isArray(kwargs)
-          ? (kwargs as JsonObject)
-          : {};
+      const kwargs = spec[name];
+      const options = isJsonObject(kwargs) ? kwargs : {};
       tools.set(found.tool.name, { tool: found.tool, domain: found.domain, options });
     }
   }
@@ -199,10 +197,6 @@ function withinNestingLimit(delta: JsonObject): { allowed: JsonObject; refused: 
     }
   }
   return { allowed, refused };
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Every control handler by wire name. */

@@ -51,6 +51,9 @@ export interface ConversationHost {
   readonly speech?: SpeechOutput;
 }
 
+/** What a scripted policy reads of its session: the scenario state and the context. */
+export type PolicyHost = Pick<ConversationHost, 'state' | 'context'>;
+
 /** Where a reply's text is spoken. */
 export interface SpeechOutput {
   /** True while speech is playing or waiting to be spoken. */

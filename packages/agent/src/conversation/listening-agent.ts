@@ -17,7 +17,7 @@
  *   taken for other values. When none was heard it asks for it, then asks to
  *   spell it, at most twice per value; after that it says it cannot do that
  *   step without it and moves on (it does not guess: a value it never heard is
- *   never acted on). A heard value a tool rejected is not used again.
+ *   never acted on). A heard value a tool rejected is not used again, and is asked for again.
  *   Dates, flight numbers, words such as a cabin and flags are not gated: the
  *   agent is taken to have found them itself.
  * - The account. With a read tool that takes only a `user_id`
@@ -38,7 +38,7 @@
  */
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextMessage } from './context.js';
-import type { ConversationHost } from './hook.js';
+import type { PolicyHost } from './hook.js';
 import {
   canonical,
   editDistance,
@@ -81,8 +81,7 @@ interface CallerValue {
 }
 
 /** A caller value an action was called with, as heard. */
-interface HeardUse {
-  id: string;
+interface HeardUse extends Pick<CallerValue, 'id' | 'key' | 'kind'> {
   value: string;
 }
 
@@ -103,6 +102,8 @@ interface AgentMemory {
   userStepAsked?: number;
   /** The account lookup failed in this turn: ask before trying another heard id. */
   lookupFailed?: boolean;
+  /** A tool refused a caller value as heard: the caller is asked for it again first. */
+  reask?: HeardUse;
   closingAsked: boolean;
   lastSaid: string;
   repeats: number;
@@ -150,7 +151,7 @@ function setAt(target: JsonObject, path: readonly (string | number)[], value: un
 }
 
 /** The read tool that looks an account up by user id alone, when the session has one. */
-function identityTool(host: ConversationHost): string | undefined {
+function identityTool(host: PolicyHost): string | undefined {
   for (const [name, bound] of host.state.tools) {
     const required = bound.tool.parameters.required ?? [];
     if (bound.tool.kind === 'read' && required.length === 1 && required[0] === 'user_id') {
@@ -160,7 +161,7 @@ function identityTool(host: ConversationHost): string | undefined {
   return undefined;
 }
 
-function isWrite(host: ConversationHost, name: string): boolean {
+function isWrite(host: PolicyHost, name: string): boolean {
   const bound = host.state.tools.get(name);
   if (bound) return bound.tool.kind !== 'read';
   return !/^(get|search|list|find|calculate|check|think)_/.test(name);
@@ -184,7 +185,7 @@ class ListeningAgent {
     repeats: 0,
   };
 
-  constructor(private readonly host: ConversationHost) {}
+  constructor(private readonly host: PolicyHost) {}
 
   turn(request: ChatRequest, plan: ScriptedPlan | undefined | string, afterTools: boolean): Reply {
     if (request.turn === 1 && !afterTools) {
@@ -256,8 +257,9 @@ class ListeningAgent {
         for (const u of planned.used) this.reject(u.id, u.value);
         const spent = planned.used.every((u) => (m.asks.get(u.id) ?? 0) >= MAX_ASKS_PER_VALUE);
         if (!spent) {
-          // Try the action again with what the caller says next.
+          // Ask the caller for the value again, then try the action with what it says.
           m.next = planned.index;
+          m.reask = planned.used.find((u) => (m.asks.get(u.id) ?? 0) < MAX_ASKS_PER_VALUE);
           return [...said, sentence].join(' ');
         }
       }
@@ -302,6 +304,10 @@ class ListeningAgent {
     if (m.identity === 'pending' && !lookupUsable) m.identity = 'skipped';
     let notes = '';
     const say = (reply: Reply): Reply => ({ ...reply, text: `${notes} ${reply.text}`.trim() });
+    // A refused value is asked for again, never replaced by one found elsewhere.
+    const reask = m.reask && this.ask(m.reask.id, labelOf(m.reask.key, m.reask.kind), m.reask.kind);
+    m.reask = undefined;
+    if (reask) return say({ text: reask });
     for (let guard = 0; guard < 2 * plan.actions.length + 2; guard++) {
       if (overTime || m.next >= plan.actions.length) return say(this.close(afterTools));
       if (m.identity !== 'done' && lookupUsable && !m.lookupFailed) {
@@ -408,9 +414,9 @@ class ListeningAgent {
     action: PlannedAction,
     messages: readonly ContextMessage[],
     texts: readonly string[],
-  ): { args: JsonObject; used: { id: string; value: string }[] } | { missing: CallerValue } {
+  ): { args: JsonObject; used: HeardUse[] } | { missing: CallerValue } {
     const args = structuredClone(action.arguments);
-    const used: { id: string; value: string }[] = [];
+    const used: HeardUse[] = [];
     for (const value of callerValues(action)) {
       if (foundInResults(messages, value.planned)) continue;
       const heard = closestHeard(
@@ -421,7 +427,7 @@ class ListeningAgent {
       );
       if (heard === undefined || !closeEnough(value, heard)) return { missing: value };
       setAt(args, value.path, value.kind === 'amount' ? Number(heard) : heard);
-      used.push({ id: value.id, value: heard });
+      used.push({ id: value.id, value: heard, key: value.key, kind: value.kind });
     }
     return { args, used };
   }
@@ -481,7 +487,7 @@ function emit(
 }
 
 /** The listening reference agent (audio mode), built per session. */
-export function createListeningAgentModel(host: ConversationHost): ChatModel {
+export function createListeningAgentModel(host: PolicyHost): ChatModel {
   const agent = new ListeningAgent(host);
   return {
     processor: 'ScriptedListeningAgent',

@@ -5,6 +5,7 @@
  * and plain spoken sentences for tool calls and tool results (no JSON,
  * brackets or underscores).
  */
+import { isJsonObject } from '@scenaro/sdk/util';
 import type { JsonObject } from '../scenario/types.js';
 import { extractEntities } from '../voice/spoken/entities.js';
 import type { SpokenEntity, SpokenEntityKind } from '../voice/spoken/entities.js';
@@ -278,11 +279,11 @@ export function foundInResults(messages: readonly ContextMessage[], value: strin
 export function resultError(content: string): string | undefined {
   try {
     const parsed = JSON.parse(content) as unknown;
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const error = (parsed as JsonObject)['error'];
+    if (isJsonObject(parsed)) {
+      const error = parsed['error'];
       if (typeof error === 'string') return error;
       if (error !== undefined) return 'the request failed';
-      if ((parsed as JsonObject)['code'] !== undefined && (parsed as JsonObject)['data']) {
+      if (parsed['code'] !== undefined && parsed['data']) {
         return 'the request was not carried out';
       }
     }
@@ -427,8 +428,8 @@ export function sayResult(name: string, content: string): string {
       ? 'I found nothing matching that.'
       : `I found ${parsed.length} ${parsed.length === 1 ? 'match' : 'matches'}.`;
   }
-  if (parsed !== null && typeof parsed === 'object') {
-    const record = parsed as JsonObject;
+  if (isJsonObject(parsed)) {
+    const record = parsed;
     if (Array.isArray(record['results'])) {
       return record['results'].length === 0
         ? 'I found nothing matching that.'
@@ -438,10 +439,7 @@ export function sayResult(name: string, content: string): string {
       (k) => typeof record[k] === 'string' || typeof record[k] === 'number',
     ).slice(0, 4);
     const nameObj = record['name'];
-    const person =
-      nameObj !== null && typeof nameObj === 'object' && !Array.isArray(nameObj)
-        ? objectWords(nameObj as JsonObject)
-        : '';
+    const person = isJsonObject(nameObj) ? objectWords(nameObj) : '';
     const said = fields.map((k) => `${keyWords(k)} ${valueWords(k, record[k]!)}`);
     if (person) said.unshift(`name ${person}`);
     return said.length > 0

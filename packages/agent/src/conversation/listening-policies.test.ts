@@ -1,8 +1,10 @@
 // The listening policies (audio mode) driven with hand-built contexts: what they heard decides what they do.
 import { describe, expect, it } from 'vitest';
-import type { ScenarioState, ToolDefinition } from '../scenario/types.js';
+import { createScenarioState } from '../scenario/types.js';
+import type { ToolDefinition } from '../scenario/types.js';
+import { ConversationContext } from './context.js';
 import type { ContextMessage } from './context.js';
-import type { ConversationHost } from './hook.js';
+import type { PolicyHost } from './hook.js';
 import { createListeningAgentModel } from './listening-agent.js';
 import { closestHeard, heardValues, spelledIds, withHeardDigits } from './listening-common.js';
 import {
@@ -25,12 +27,11 @@ function tool(name: string, kind: 'read' | 'write', required: string[]): ToolDef
   };
 }
 
-function host(plan: object, tools: ToolDefinition[], systemPrompt = 'policy'): ConversationHost {
-  const state = {
-    tools: new Map(tools.map((t) => [t.name, { tool: t, domain: 'test', options: {} }])),
-    shared: { [SCRIPTED_PLAN_KEY]: plan },
-  } as unknown as ScenarioState;
-  return { state, context: { systemPrompt } } as unknown as ConversationHost;
+function host(plan: object, tools: ToolDefinition[], systemPrompt = 'policy'): PolicyHost {
+  const state = createScenarioState();
+  state.shared[SCRIPTED_PLAN_KEY] = plan;
+  for (const t of tools) state.tools.set(t.name, { tool: t, domain: 'test', options: {} });
+  return { state, context: new ConversationContext(systemPrompt) };
 }
 
 interface Said {
@@ -211,6 +212,41 @@ describe('listening reference agent', () => {
     const gaveUp = await nothing.hear('i do not know');
     expect(gaveUp.calls).toEqual([]);
     expect(gaveUp.text).toMatch(/cannot do that.*anything else/i);
+  });
+
+  it('asks again for a value a tool refused as heard, even when a later result holds it', async () => {
+    // The plan looks the account up itself, with a reservation read the agent needs not hear.
+    const plan = {
+      actions: [
+        { name: 'get_user_details', side: 'agent', arguments: { user_id: 'aarav_garcia_1177' } },
+        { name: 'get_reservation_details', side: 'agent', arguments: { reservation_id: 'SDZQKO' } },
+      ],
+    };
+    const agent = new Talk(createListeningAgentModel(host(plan, airlineTools)));
+    await agent.hear('hello');
+    await agent.hear('hi i have a question about my trip');
+    const misheard = await agent.hear(
+      'my user id is aarav underscore garcia underscore one one seven three',
+    );
+    expect(misheard.calls).toEqual([
+      { name: 'get_user_details', arguments: { user_id: 'aarav_garcia_1173' } },
+      { name: 'get_reservation_details', arguments: { reservation_id: 'SDZQKO' } },
+    ]);
+    // The reservation's owner is in its details, but the agent does not carry on with it.
+    const again = await agent.results(
+      { error: 'User aarav_garcia_1173 not found' },
+      { reservation_id: 'SDZQKO', user_id: 'aarav_garcia_1177' },
+    );
+    expect(again.calls).toEqual([]);
+    expect(again.text).toMatch(/not found.*did not get your user id.*spell it/i);
+    spoken(again.text);
+    const spelled = await agent.hear(
+      'a a r a v underscore g a r c i a underscore one one seven seven',
+    );
+    expect(spelled.calls[0]).toEqual({
+      name: 'get_user_details',
+      arguments: { user_id: 'aarav_garcia_1177' },
+    });
   });
 
   it('keeps the drop-last-action fault', async () => {

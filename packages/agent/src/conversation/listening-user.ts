@@ -20,7 +20,7 @@
  *   goodbye or its turn limit.
  */
 import { digitWords } from '../voice/spoken/numbers.js';
-import type { ConversationHost } from './hook.js';
+import type { PolicyHost } from './hook.js';
 import {
   editDistance,
   canonical,
@@ -371,7 +371,7 @@ function userTurn(
 }
 
 /** The listening scripted user (audio mode), built per session. */
-export function createListeningUserModel(host: ConversationHost): ChatModel {
+export function createListeningUserModel(host: PolicyHost): ChatModel {
   const memory: UserMemory = { corrections: 0, unclear: 0, nextUserAction: 0 };
   let cached: { prompt: string; script: CallerScript } | undefined;
   return {

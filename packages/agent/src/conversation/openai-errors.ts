@@ -3,6 +3,7 @@
  * timeouts, and everything the `openai` client or `fetch` throws, mapped to a
  * `ChatModelError` that says whether a retry may help.
  */
+import { errorMessage } from '@scenaro/sdk/util';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ChatModelError } from './model.js';
 
@@ -109,7 +110,7 @@ export function toChatModelError(error: unknown, timeoutMs: number): ChatModelEr
       },
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ChatModelError(`OpenAI-compatible request failed: ${message}`, false, undefined, {
     cause: error,
   });

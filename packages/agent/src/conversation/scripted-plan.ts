@@ -18,6 +18,7 @@
  * turn on, the turns of both bots take the runs in order, one run per turn, each
  * bot doing the runs of its own side. So the calls happen in the gold order.
  */
+import { isJsonObject } from '@scenaro/sdk/util';
 import type { JsonObject } from '../scenario/types.js';
 
 /** The shared-state key of the plan. */
@@ -47,26 +48,22 @@ export interface PlanSegment {
   actions: PlannedAction[];
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Read and check the plan in `shared`; `undefined` when there is none, an error text when it is malformed. */
 export function readScriptedPlan(shared: JsonObject): ScriptedPlan | undefined | string {
   const raw = shared[SCRIPTED_PLAN_KEY];
   if (raw === undefined || raw === null) return undefined;
-  if (!isObject(raw)) return `${SCRIPTED_PLAN_KEY} must be an object`;
+  if (!isJsonObject(raw)) return `${SCRIPTED_PLAN_KEY} must be an object`;
   const actions: PlannedAction[] = [];
   const list = raw['actions'] ?? [];
   if (!Array.isArray(list)) return `${SCRIPTED_PLAN_KEY}.actions must be a list`;
   for (const [i, item] of list.entries()) {
-    if (!isObject(item) || typeof item['name'] !== 'string') {
+    if (!isJsonObject(item) || typeof item['name'] !== 'string') {
       return `${SCRIPTED_PLAN_KEY}.actions[${i}] must be an object with a string name`;
     }
     const side = item['side'] === 'user' ? 'user' : 'agent';
     actions.push({
       name: item['name'],
-      arguments: isObject(item['arguments']) ? item['arguments'] : {},
+      arguments: isJsonObject(item['arguments']) ? item['arguments'] : {},
       side,
     });
   }

@@ -4,6 +4,7 @@
  * interruption of its turn kept from running.
  */
 import { RPC_RESPONSE_CODES } from '@scenaro/sdk/protocol';
+import { isJsonObject } from '@scenaro/sdk/util';
 import type { ToolCallOutcome } from '../scenario/tool-executor.js';
 import type { JsonObject } from '../scenario/types.js';
 import type { ContextToolCall } from './context.js';
@@ -28,9 +29,7 @@ export function parseToolArguments(call: ContextToolCall): ParsedToolArguments {
 
 /** The arguments as an object, when they are one. */
 export function argumentsObject(args: unknown): JsonObject | undefined {
-  return args !== null && typeof args === 'object' && !Array.isArray(args)
-    ? (args as JsonObject)
-    : undefined;
+  return isJsonObject(args) ? args : undefined;
 }
 
 /** A frontend tool's answer as an outcome: the model gets `result` either way. */

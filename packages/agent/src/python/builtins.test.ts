@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PythonError } from './arithmetic.js';
-import { pyFloatCall, pyIntFromString } from './builtins.js';
+import { pyFloatCall, pyIntFromString, pyTruthy } from './builtins.js';
 
 /** The exception `fn` raises: its Python type and message. */
 function raised(fn: () => unknown): [string, string] {
@@ -49,11 +49,13 @@ describe('float()', () => {
 });
 
 describe('int(str)', () => {
-  it('parses base-10 literals', () => {
-    expect(pyIntFromString('001')).toBe(1);
-    expect(pyIntFromString(' 12 ')).toBe(12);
-    expect(pyIntFromString('1_2')).toBe(12);
-    expect(pyIntFromString('+5')).toBe(5);
+  it.each([
+    ['001', 1],
+    [' 12 ', 12],
+    ['1_2', 12],
+    ['+5', 5],
+  ])('parses the base-10 literal %j', (text, value) => {
+    expect(pyIntFromString(text)).toBe(value);
   });
 
   it('raises ValueError with the literal', () => {
@@ -63,5 +65,13 @@ describe('int(str)', () => {
         `invalid literal for int() with base 10: '${text}'`,
       ]);
     }
+  });
+});
+
+describe('bool()', () => {
+  it('is false for None, False, 0, empty strings, lists and dicts', () => {
+    for (const value of [null, undefined, false, 0, '', [], {}])
+      expect(pyTruthy(value)).toBe(false);
+    for (const value of [true, 1, -0.5, 'x', [0], { a: null }]) expect(pyTruthy(value)).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * Python's `float(x)` and `int(s)` as called on JSON-like values, raising Python's exceptions with
- * Python's messages (tool errors that reach the model quote them).
+ * Python's `float(x)`, `int(s)` and `bool(x)` as called on JSON-like values, raising Python's
+ * exceptions with Python's messages (tool errors that reach the model quote them).
  *
  * @module
  */
+import { isJsonObject } from '@scenaro/sdk/util';
 import { PythonError } from './arithmetic.js';
 import { pythonFloat } from './float.js';
 import { pythonRepr, pythonTypeName } from './repr.js';
@@ -41,4 +42,13 @@ export function pyIntFromString(text: string): number {
     );
   }
   return Number(stripped.replace(/_/g, ''));
+}
+
+/** `bool(value)` of a JSON-like value: `None`, `False`, `0`, `""`, `[]` and `{}` are false. */
+export function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false) return false;
+  if (value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isJsonObject(value)) return Object.keys(value).length > 0;
+  return true;
 }

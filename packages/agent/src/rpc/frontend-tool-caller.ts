@@ -32,6 +32,7 @@ import type {
   RpcToolResponse,
   UiActivitySnapshot,
 } from '@scenaro/sdk/protocol';
+import { errorMessage } from '@scenaro/sdk/util';
 
 /** A tool to call: its name, or the config entry (for `frontend_method` and `timeout_ms`). */
 export type FrontendTool =
@@ -102,10 +103,6 @@ const COMPOSER: Record<keyof ComposerHandlers, [RpcMethodSpec, ComposerDictation
   cancel: [RPC_METHODS.COMPOSER_CANCEL_DICTATION, 'cancelled'],
 };
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** Map any transport failure to the response the LLM gets. */
 export function responseFromRpcFailure(requestId: string, err: unknown): RpcToolResponse {
   if (RpcError.isInstance(err)) {
@@ -122,9 +119,9 @@ export function responseFromRpcFailure(requestId: string, err: unknown): RpcTool
     }
   }
   if ((err as { name?: unknown } | null)?.name === 'AbortError') {
-    return { requestId, code: RPC_RESPONSE_CODES.CANCELLED, data: { message: messageOf(err) } };
+    return { requestId, code: RPC_RESPONSE_CODES.CANCELLED, data: { message: errorMessage(err) } };
   }
-  return { requestId, code: RPC_RESPONSE_CODES.ERROR, data: { message: messageOf(err) } };
+  return { requestId, code: RPC_RESPONSE_CODES.ERROR, data: { message: errorMessage(err) } };
 }
 
 /** Calls frontend tools and the browser's built-in methods. */
@@ -291,7 +288,7 @@ export class FrontendToolCaller {
       return {
         ok: false,
         code: response.code === RPC_RESPONSE_CODES.TIMEOUT ? 'TIMEOUT' : 'ERROR',
-        message: messageOf(err),
+        message: errorMessage(err),
         ...(lkCode !== undefined ? { lkCode } : {}),
       };
     }
@@ -353,7 +350,7 @@ export class FrontendToolCaller {
       const parsed = parseCancelToolCallResponse(payload);
       return parsed.ok && parsed.value.cancelled;
     } catch (err) {
-      this.logger.warn({ requestId, error: messageOf(err) }, 'cancel request failed');
+      this.logger.warn({ requestId, error: errorMessage(err) }, 'cancel request failed');
       return false;
     }
   }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isJsonObject } from '@scenaro/sdk/util';
 import { compareCodePoints, DbHashDepthError } from '../python/index.js';
 import { canonicalJson, normalizeForComparison } from './canonical-json.js';
 import { getDictHash } from './db-hash.js';
@@ -122,10 +123,9 @@ describe('property-based', () => {
   it('canonicalJson parses back to the normalized value', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
-        const dropped =
-          typeof v === 'object' && v !== null && !Array.isArray(v)
-            ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'session'))
-            : v;
+        const dropped = isJsonObject(v)
+          ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'session'))
+          : v;
         expect(JSON.parse(canonicalJson(v))).toEqual(normalizeForComparison(dropped));
       }),
       { numRuns: 500 },

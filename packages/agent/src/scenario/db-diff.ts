@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isJsonObject } from '@scenaro/sdk/util';
 import { DbHashDepthError, maxDepthOf } from '../python/depth-limit.js';
 import type { DbHashOptions } from '../python/depth-limit.js';
 import { isPlainObject, setDictItem } from '../python/dict.js';
@@ -70,7 +71,7 @@ export interface DbDiff {
 }
 
 function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && isPlainObject(v);
+  return isJsonObject(v) && isPlainObject(v);
 }
 
 function keyDiff(a: Dict, b: Dict): { added: string[]; removed: string[]; common: string[] } {

@@ -8,6 +8,7 @@
  * `_id` whose value matches. Segments `__proto__`, `constructor` and
  * `prototype` are refused.
  */
+import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 import type { Db, JsonObject, SyncApplyResult } from './types.js';
 
 /** A path that cannot be applied. */
@@ -60,10 +61,6 @@ export function deltaPathDepth(path: string): number {
   }
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function singular(key: string): string {
   if (key.endsWith('ies')) return `${key.slice(0, -3)}y`;
   if (key.endsWith('s')) return key.slice(0, -1);
@@ -91,12 +88,12 @@ export function selectListElement(
 ): JsonObject | undefined {
   const idFields = ['id', `${singular(listKey)}_id`];
   for (const field of idFields) {
-    const hit = list.find((item) => isObject(item) && idText(item[field]) === selector);
+    const hit = list.find((item) => isJsonObject(item) && idText(item[field]) === selector);
     if (hit) return hit as JsonObject;
   }
   return list.find(
     (item) =>
-      isObject(item) &&
+      isJsonObject(item) &&
       Object.keys(item).some((k) => k.endsWith('_id') && idText(item[k]) === selector),
   ) as JsonObject | undefined;
 }
@@ -114,7 +111,8 @@ export function setAtPath(db: Db, path: string, value: unknown): void {
   let node: unknown = db;
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
-    if (!isObject(node)) throw new DeltaPathError(`'${path}': cannot descend into a non-object`);
+    if (!isJsonObject(node))
+      throw new DeltaPathError(`'${path}': cannot descend into a non-object`);
     if (segment.selector === undefined) {
       if (last) {
         Object.defineProperty(node, segment.key, {
@@ -157,7 +155,7 @@ export function applyDeltaDefault(db: Db, delta: JsonObject): SyncApplyResult {
       setAtPath(db, path, delta[path]);
       applied.push(path);
     } catch (err) {
-      errors.push(err instanceof Error ? err.message : String(err));
+      errors.push(errorMessage(err));
     }
   }
   return { applied, errors };

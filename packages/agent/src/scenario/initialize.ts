@@ -6,6 +6,7 @@
  * skipped, as the reference does, and reported in `warnings`.
  */
 import type { ApplyInitializationResult, InitializationAction } from '@scenaro/sdk/protocol';
+import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 import { DbPathError } from './db-loader.js';
 import type { DbCache } from './db-loader.js';
 import { pythonTypeName } from '../python/repr.js';
@@ -29,15 +30,6 @@ export interface InitializationRequest {
   domain: string;
   shared_state_init: string;
   actions: InitializationAction[];
-}
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
 }
 
 export { MAX_NESTING_DEPTH, exceedsNestingDepth, nestingDepth } from './nesting.js';
@@ -70,7 +62,7 @@ export function decodeSharedStateInit(
   } catch (err) {
     return { ok: false, error: `Invalid shared_state_init JSON: ${(err as Error).message}` };
   }
-  if (!isPlainObject(decoded)) {
+  if (!isJsonObject(decoded)) {
     return {
       ok: false,
       error: `shared_state_init must decode to a dict, got ${pythonTypeName(decoded)}.`,
@@ -114,14 +106,17 @@ export async function applyInitialization(
   try {
     db = state.db === undefined ? undefined : structuredClone(state.db);
   } catch (err) {
-    return { success: false, errors: [`The current db cannot be copied: ${errorText(err)}`] };
+    return {
+      success: false,
+      errors: [`The current db cannot be copied: ${errorMessage(err, { withName: true })}`],
+    };
   }
   let dbSource = state.dbSource;
   const errors: string[] = [];
   const warnings: string[] = [];
 
   if (init['db'] !== undefined && init['db'] !== null) {
-    if (!isPlainObject(init['db'])) {
+    if (!isJsonObject(init['db'])) {
       errors.push(`shared_state_init 'db' must be a dict, got ${pythonTypeName(init['db'])}.`);
     } else {
       // Like the reference's shared_state.update(): an inline db replaces the current one.
@@ -135,7 +130,7 @@ export async function applyInitialization(
     } else if (db === undefined) {
       try {
         const loaded = await loadFromRoots(source, dbPath);
-        if (!isPlainObject(loaded)) {
+        if (!isJsonObject(loaded)) {
           errors.push(
             `db_path '${dbPath}' must hold a JSON object, got ${pythonTypeName(loaded)}.`,
           );
@@ -144,7 +139,7 @@ export async function applyInitialization(
           dbSource = dbPath;
         }
       } catch (err) {
-        errors.push(errorText(err));
+        errors.push(errorMessage(err, { withName: true }));
       }
     } else if (dbSource !== dbPath) {
       // The reference drops a db_path once a db is present; the client hears about it here.
@@ -176,7 +171,9 @@ export async function applyInitialization(
       try {
         fn(db as Db, action.arguments ?? {});
       } catch (err) {
-        errors.push(`[action ${index}] '${action.func_name}' raised: ${errorText(err)}`);
+        errors.push(
+          `[action ${index}] '${action.func_name}' raised: ${errorMessage(err, { withName: true })}`,
+        );
       }
     });
   }

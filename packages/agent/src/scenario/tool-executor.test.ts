@@ -2,10 +2,25 @@ import { describe, expect, it } from 'vitest';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
 import { executeBoundTool } from './tool-executor.js';
 import { createScenarioState } from './types.js';
-import type { JsonObject, ToolDefinition } from './types.js';
+import type { JsonObject, ToolDefinition, ToolKind } from './types.js';
 
 function bind(tool: ToolDefinition) {
   return { tool, domain: 'test', options: {} };
+}
+
+/** A tool of `kind` described as 'd', without parameters unless `fields` give them. */
+function testTool(
+  name: string,
+  kind: ToolKind,
+  fields: Partial<ToolDefinition> & Pick<ToolDefinition, 'execute'>,
+): ToolDefinition {
+  return {
+    name,
+    description: 'd',
+    kind,
+    parameters: { type: 'object', properties: {} },
+    ...fields,
+  };
 }
 
 const strict = { type: 'object' as const, properties: { n: { type: 'integer' } }, required: ['n'] };
@@ -13,17 +28,14 @@ const strict = { type: 'object' as const, properties: { n: { type: 'integer' } }
 describe('tools that follow their own conventions', () => {
   it('ownsArguments: execute gets the raw arguments, the schema is only shown', async () => {
     const seen: JsonObject[] = [];
-    const tool: ToolDefinition = {
-      name: 't',
-      description: 'd',
-      kind: 'read',
+    const tool = testTool('t', 'read', {
       parameters: strict,
       ownsArguments: true,
       execute: (args) => {
         seen.push(args);
         return { ok: true };
       },
-    };
+    });
     const outcome = await executeBoundTool(createScenarioState(), bind(tool), { n: 'x', extra: 1 });
     expect(outcome.ok).toBe(true);
     expect(seen).toEqual([{ n: 'x', extra: 1 }]);
@@ -34,18 +46,14 @@ describe('tools that follow their own conventions', () => {
 
   it('recordsOwnActions: only what the tool records, pushed at once', async () => {
     const pushed: ActionRecord[] = [];
-    const tool: ToolDefinition = {
-      name: 'w',
-      description: 'd',
-      kind: 'write',
-      parameters: { type: 'object', properties: {} },
+    const tool = testTool('w', 'write', {
       recordsOwnActions: true,
       execute: (_args, context) => {
         if (context.state.shared['refuse']) return { status: 'error' };
         context.recordAction?.({ action_type: 'did_w', amount: 5 });
         return { status: 'success' };
       },
-    };
+    });
     const state = createScenarioState();
     const options = { onAction: (a: ActionRecord) => pushed.push(a) };
     const done = await executeBoundTool(state, bind(tool), {}, options);
@@ -60,11 +68,7 @@ describe('tools that follow their own conventions', () => {
 
   it('modelResult, server messages and a conditional exit', async () => {
     const messages: JsonObject[] = [];
-    const tool: ToolDefinition = {
-      name: 'f',
-      description: 'd',
-      kind: 'read',
-      parameters: { type: 'object', properties: {} },
+    const tool = testTool('f', 'read', {
       modelResult: (result) => ({ wrapped: result }),
       execute: (args, context) => {
         context.pushServerMessage?.({ text: '<final_response>{}</final_response>' });
@@ -72,7 +76,7 @@ describe('tools that follow their own conventions', () => {
         if (args['fail']) throw new Error('boom');
         return 0;
       },
-    };
+    });
     const state = createScenarioState();
     const plain = await executeBoundTool(
       state,

@@ -6,6 +6,7 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
+import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 import type { BoundTool, JsonObject, ScenarioState, ToolDefinition } from './types.js';
 import { beginDbWrite } from './db-revision.js';
 
@@ -72,10 +73,8 @@ export function validateToolArgs(
   tool: ToolDefinition,
   args: unknown,
 ): { ok: true; args: JsonObject } | { ok: false; error: string } {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return { ok: false, error: 'arguments must be a JSON object' };
-  }
-  const copy = structuredClone(args) as JsonObject;
+  if (!isJsonObject(args)) return { ok: false, error: 'arguments must be a JSON object' };
+  const copy = structuredClone(args);
   const validate = validatorFor(tool);
   if (!validate(copy)) return { ok: false, error: describeAjvError(validate.errors?.[0]) };
   return { ok: true, args: copy };
@@ -109,11 +108,6 @@ function snapshot(value: unknown): unknown {
   } catch {
     return JSON.parse(JSON.stringify(value)) as unknown;
   }
-}
-
-function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return String(err);
 }
 
 /** Run a bound tool against the session state. Never throws for tool failures. */
@@ -160,7 +154,8 @@ export async function executeBoundTool(
       },
     });
   } catch (err) {
-    const error = errorMessage(err);
+    // An error without a message reads as its name.
+    const error = errorMessage(err) || (err instanceof Error ? err.name : '');
     const failed: ToolCallOutcome = {
       ok: false,
       result: undefined,
@@ -197,10 +192,8 @@ function ownArguments(
   rawArgs: unknown,
 ): { ok: true; args: JsonObject } | { ok: false; error: string } {
   if (rawArgs === undefined || rawArgs === null) return { ok: true, args: {} };
-  if (typeof rawArgs !== 'object' || Array.isArray(rawArgs)) {
-    return { ok: false, error: 'arguments must be a JSON object' };
-  }
-  return { ok: true, args: structuredClone(rawArgs) as JsonObject };
+  if (!isJsonObject(rawArgs)) return { ok: false, error: 'arguments must be a JSON object' };
+  return { ok: true, args: structuredClone(rawArgs) };
 }
 
 /** Run a tool by name from the session's bound tools; unknown names get the catch-all answer. */

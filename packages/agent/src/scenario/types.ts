@@ -3,9 +3,9 @@
  * functions, db-state predicates and sync appliers that domains register.
  */
 import type { ActionRecord } from '@scenaro/sdk/protocol';
+import type { JsonObject } from '@scenaro/sdk/util';
 
-/** A JSON object. */
-export type JsonObject = Record<string, unknown>;
+export type { JsonObject };
 /** A domain database: parsed JSON, mutated in place by tools. */
 export type Db = JsonObject;
 

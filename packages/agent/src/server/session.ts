@@ -52,6 +52,7 @@ import { RtviRpcServerTransport } from './rtvi-rpc-transport.js';
 import { SerialQueue } from './serial-queue.js';
 import { DEFAULT_SESSION_LIMITS, limitErrors } from './session-limits.js';
 import type { SessionLimits } from './session-limits.js';
+import { ORACLE_SAID_MESSAGE } from '../voice/stt.js';
 import type { VoiceOptions } from '../voice/voice-options.js';
 import type { SessionConnection } from './session-connection.js';
 import { VoiceSession } from './voice-session.js';
@@ -319,6 +320,12 @@ export class BotSession implements SessionControl, ConversationHost {
       }
       case 'client-message': {
         const { t, d } = message.data as ClientMessageData;
+        if (t === ORACLE_SAID_MESSAGE && this.voice?.toldText) {
+          // Only a bot whose recognizer is told what was said (the oracle) knows this message.
+          const error = this.voice.toldMessage(d);
+          this.#opts.send(error ? errorResponse(id, error) : serverResponse(id, t, true));
+          return;
+        }
         const handler = this.#opts.router.get(t);
         if (!handler) {
           this.#opts.send(errorResponse(id, `unknown message type: ${t}`));

@@ -32,6 +32,8 @@ import { InputAudioNormalizer } from '../voice/audio/input-audio.js';
 import type { InputAudioFrame } from '../voice/audio/input-audio.js';
 import { INPUT_SAMPLE_RATE } from '../voice/audio/pcm.js';
 import { InterruptionGate } from '../voice/turn-taking.js';
+import { ORACLE_SAID_MESSAGE } from '../voice/stt.js';
+import type { OracleSaidData } from '../voice/stt.js';
 import { UserListener } from '../voice/user-listener.js';
 import type { UtteranceMarks } from '../voice/user-listener.js';
 import { DEFAULT_OUTPUT_CHUNK_MS, DEFAULT_OUTPUT_LEAD_MS } from '../voice/voice-options.js';
@@ -44,6 +46,7 @@ import type { VoiceEvent } from './metrics.js';
 import { settleWithin } from './shutdown.js';
 import { HeardReports, PlaybackTracker, playedSpeech } from './voice-playback.js';
 import type { PlaybackMark } from './voice-playback.js';
+import { errorMessage } from '@scenaro/sdk/util';
 
 /** What a voice session needs of its bot session. */
 export interface VoiceSessionHost {
@@ -137,7 +140,10 @@ export class VoiceSession {
             },
         onError: (err, sentence) => {
           host.log.warn({ err, sentence }, 'speech synthesis failed; sentence skipped');
-          host.emit('error', { error: `Speech synthesis failed: ${messageOf(err)}`, fatal: false });
+          host.emit('error', {
+            error: `Speech synthesis failed: ${errorMessage(err)}`,
+            fatal: false,
+          });
         },
         onFirstFrame: (marks) => {
           const utterance = this.#lastUtterance;
@@ -161,6 +167,11 @@ export class VoiceSession {
       },
       host.backlog,
     );
+  }
+
+  /** True when the recognizer is told what was said (the oracle) rather than hearing it. */
+  get toldText(): boolean {
+    return this.#options.stt?.toldText === true;
   }
 
   /** The reply's speech output, when the bot has a voice. */
@@ -232,6 +243,31 @@ export class VoiceSession {
   /** Resolves once every frame received so far has been heard. */
   async heard(): Promise<void> {
     await this.#intake.drained();
+  }
+
+  /**
+   * The other side said `text` (an evaluation bridge's `oracle-said`, sent once that speech's
+   * audio has been sent): the recognizer is told it after the audio received before it is heard,
+   * so it lands on the audio's timeline. False, and nothing done, when the recognizer hears for
+   * itself (it is not the oracle).
+   */
+  told(text: string): boolean {
+    if (this.#closed || !this.toldText) return false;
+    this.#intake.after(async () => {
+      const listener = await this.#listener?.catch(() => undefined);
+      listener?.told(text);
+    });
+    return true;
+  }
+
+  /**
+   * An `oracle-said` message's `d`: its text told to the recognizer (see {@link told}). The
+   * error to answer with when `d` is not `{text: string}` or the recognizer is not told text.
+   */
+  toldMessage(d: unknown): string | undefined {
+    const text = (d as Partial<OracleSaidData> | null | undefined)?.text;
+    if (typeof text !== 'string') return `${ORACLE_SAID_MESSAGE} needs d.text, a string`;
+    return this.told(text) ? undefined : `this bot's speech to text is not told what was said`;
   }
 
   /**
@@ -321,7 +357,10 @@ export class VoiceSession {
     } catch (err) {
       this.#giveSlotBack();
       host.log.warn({ err }, 'speech to text is unavailable; audio is not heard');
-      host.emit('error', { error: `Speech input is unavailable: ${messageOf(err)}`, fatal: false });
+      host.emit('error', {
+        error: `Speech input is unavailable: ${errorMessage(err)}`,
+        fatal: false,
+      });
       return undefined;
     }
     const vad = await createWebRtcVad({ ...this.#options.vad, sampleRate: INPUT_SAMPLE_RATE });
@@ -356,7 +395,7 @@ export class VoiceSession {
         error: (err) => {
           host.log.warn({ err }, 'speech recognition failed');
           host.emit('error', {
-            error: `Speech recognition failed: ${messageOf(err)}`,
+            error: `Speech recognition failed: ${errorMessage(err)}`,
             fatal: false,
           });
         },
@@ -393,7 +432,10 @@ export class VoiceSession {
     if (this.#warnedInput) return;
     this.#warnedInput = true;
     this.#host.log.warn({ err }, 'an audio frame could not be heard');
-    this.#host.emit('error', { error: `Audio frame not heard: ${messageOf(err)}`, fatal: false });
+    this.#host.emit('error', {
+      error: `Audio frame not heard: ${errorMessage(err)}`,
+      fatal: false,
+    });
   }
 
   #clock(pacing: AudioPacing, sampleRate: number) {
@@ -418,7 +460,7 @@ export class VoiceSession {
       try {
         return run();
       } catch (err) {
-        throw RpcError.builtIn('APPLICATION_ERROR', messageOf(err));
+        throw RpcError.builtIn('APPLICATION_ERROR', errorMessage(err));
       }
     };
     this.#unregisterDictation = caller.registerComposerMethods({
@@ -436,7 +478,7 @@ export class VoiceSession {
           (err: unknown) => {
             throw RpcError.isInstance(err)
               ? err
-              : RpcError.builtIn('APPLICATION_ERROR', messageOf(err));
+              : RpcError.builtIn('APPLICATION_ERROR', errorMessage(err));
           },
         );
         return { transcript };
@@ -475,7 +517,7 @@ export async function prepareVoice(voice: VoiceOptions, log: Logger): Promise<vo
       () => log.info({ stt: stt.name }, 'voice: speech to text ready'),
       (err: unknown) =>
         log.warn(
-          { stt: stt.name, error: messageOf(err) },
+          { stt: stt.name, error: errorMessage(err) },
           'voice: speech to text is unavailable; audio sent to the bot is answered with an error',
         ),
     );
@@ -487,10 +529,6 @@ export async function prepareVoice(voice: VoiceOptions, log: Logger): Promise<vo
   } catch (err) {
     log.warn({ tts: tts.name, err }, 'voice: text to speech failed to warm up');
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export type { VoiceEvent } from './metrics.js';

@@ -1,9 +1,20 @@
 /**
- * Plain HTTP probes of a bot server, without an RTVI client: the status an upgrade gets, and
- * the JSON of an HTTP endpoint.
+ * Plain HTTP probes of a bot server, without an RTVI client: the status an upgrade gets, the
+ * JSON of an HTTP endpoint, and the TCP socket under a WebSocket.
  */
 import { request as httpRequest } from 'node:http';
+import { Socket } from 'node:net';
 import { WebSocket } from 'ws';
+
+/**
+ * The TCP socket under a `ws` WebSocket (its private `_socket`), for tests that pause, stall or
+ * inspect the transport itself.
+ */
+export function tcpSocketOf(ws: WebSocket): Socket {
+  const socket: unknown = Reflect.get(ws, '_socket');
+  if (!(socket instanceof Socket)) throw new Error('the WebSocket has no TCP socket (yet)');
+  return socket;
+}
 
 /** The HTTP status an upgrade to `url` is answered with (101 when it is accepted). */
 export async function upgradeStatus(

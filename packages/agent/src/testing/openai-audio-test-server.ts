@@ -18,7 +18,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-http.js';
 
 export interface AudioTestRequest {
   path: string;
@@ -172,24 +172,12 @@ export async function startOpenAIAudioTestServer(): Promise<OpenAIAudioTestServe
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, 500, String(error), null));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+  // The server is `state` itself, so a test's `transcribe` is the one requests use.
+  return Object.assign(state, {
+    ...(await listenLocally(server, '/v1')),
     requests,
-    get transcribe() {
-      return state.transcribe;
-    },
-    set transcribe(fn) {
-      state.transcribe = fn;
-    },
-    failNext(status, message = `test failure ${status}`, count = 1) {
+    failNext(status: number, message = `test failure ${status}`, count = 1) {
       for (let i = 0; i < count; i++) failures.push({ status, message });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  });
 }

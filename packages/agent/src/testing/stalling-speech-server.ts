@@ -14,7 +14,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-http.js';
 import { testSpeechPcm } from './openai-audio-test-server.js';
 
 /** How the server answers one input. */
@@ -71,21 +71,6 @@ export async function startStallingSpeechServer(): Promise<StallingSpeechServer>
         res.writeHead(400).end();
       });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    inputs,
-    get stall() {
-      return state.stall;
-    },
-    set stall(fn) {
-      state.stall = fn;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  // The server is `state` itself, so a test's `stall` is the one requests use.
+  return Object.assign(state, { ...(await listenLocally(server, '/v1')), inputs });
 }

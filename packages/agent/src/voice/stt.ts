@@ -48,6 +48,11 @@ export interface SttSession {
   onTranscript(listener: (transcript: Transcript) => void): () => void;
   /** Stop the session; pending finals still resolve when the engine can give them. */
   close(): Promise<void>;
+  /**
+   * The other side said `text`, its audio now wholly in the stream written so far: only the
+   * sessions of an engine that is told what was said ({@link SpeechToText.toldText}) have it.
+   */
+  told?(text: string): void;
 }
 
 /** Options of a new session. */
@@ -68,4 +73,23 @@ export interface SpeechToText {
   openSession(options?: SttSessionOptions): Promise<SttSession>;
   /** Release what the engine shares between sessions. */
   close(): Promise<void>;
+  /**
+   * True for an engine that is told what the other side said instead of recognizing it from the
+   * audio (`oracle`: an evaluation's bridge tells it, with {@link ORACLE_SAID_MESSAGE}); its
+   * sessions take {@link SttSession.told}. The audio still times its utterances.
+   */
+  readonly toldText?: boolean;
+}
+
+/**
+ * The `client-message` type (`t`) that tells a bot whose recognizer is told what was said
+ * ({@link SpeechToText.toldText}) that the other side said `d.text` ({@link OracleSaidData}). A
+ * bot whose recognizer hears for itself answers it as an unknown message.
+ */
+export const ORACLE_SAID_MESSAGE = 'oracle-said';
+
+/** The `d` of an {@link ORACLE_SAID_MESSAGE} `client-message`. */
+export interface OracleSaidData {
+  /** What the other side said, in spoken form (its `bot-tts-text`). */
+  text: string;
 }

@@ -44,10 +44,10 @@ function turnSink(turns: string[]): ListenerSink {
 }
 
 /** Feed `stream` in 16 ms chunks, as the client sends it; `after` runs after each chunk. */
-function feed(listener: UserListener, stream: Uint8Array, after = () => {}): void {
+async function feed(listener: UserListener, stream: Uint8Array, after = () => {}): Promise<void> {
   const chunker = new PcmChunker(512);
   for (const chunk of [...chunker.push(stream), ...chunker.flush()]) {
-    listener.write(chunk);
+    await listener.write(chunk); // the recognizer's back-pressure, as the server heeds it
     after();
   }
 }
@@ -82,7 +82,7 @@ describe('speech that never stops, heard by the OpenAI-compatible recognizer', (
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return (seed % 20_001) - 10_000;
     });
-    feed(listener, new Uint8Array(noise.buffer), () => {
+    await feed(listener, new Uint8Array(noise.buffer), () => {
       buffered = Math.max(buffered, session.bufferedBytes ?? Infinity);
     });
     await vi.waitFor(() => expect(turns).toHaveLength(5), { timeout: 15_000 });
@@ -115,11 +115,11 @@ describe.skipIf(!runs)('a stream break heard by PocketSphinx and the WebRTC VAD'
       sink: turnSink(turns),
     });
     const silence = (ms: number) => silencePcm16(msToSamples(ms, 16_000));
-    feed(listener, silence(500));
-    feed(listener, await speak(tts, 'I want to change'));
+    await feed(listener, silence(500));
+    await feed(listener, await speak(tts, 'I want to change'));
     listener.streamBroken();
-    feed(listener, await speak(tts, 'What is the status of my order'));
-    feed(listener, silence(1500));
+    await feed(listener, await speak(tts, 'What is the status of my order'));
+    await feed(listener, silence(1500));
     await vi.waitFor(() => expect(turns).toHaveLength(2), { timeout: 20_000 });
     const [before, after] = turns.map((t) => t.toLowerCase()) as [string, string];
     expect(before).toMatch(/\bchange\b/);

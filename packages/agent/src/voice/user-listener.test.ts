@@ -74,7 +74,7 @@ describe('UserListener dictation', () => {
     });
     listener.startDictation('d1');
     vad.next = [{ type: 'speech-start', sample: 0, detectedAt: 3200 }];
-    listener.write(new Uint8Array(640));
+    await listener.write(new Uint8Array(640));
     stt.interim('two bottles');
     stt.finalText = 'two bottles of chablis';
     expect(await listener.endDictation('d1')).toBe('two bottles of chablis');
@@ -138,7 +138,7 @@ describe('UserListener dictation whose final is late', () => {
     const { logger, warnings } = warningLogger();
     const { listener } = listen(stt, { dictationFinalMs: 3000, logger });
     listener.startDictation('d1');
-    listener.write(FRAME);
+    await listener.write(FRAME);
     stt.interim('two bottles of');
     let answer: string | undefined;
     void listener.endDictation('d1').then((text) => (answer = text));
@@ -151,7 +151,7 @@ describe('UserListener dictation whose final is late', () => {
     stt.hang = false;
     stt.finalText = 'a case of merlot';
     listener.startDictation('d2');
-    listener.write(FRAME);
+    await listener.write(FRAME);
     await expect(listener.endDictation('d2')).resolves.toBe('a case of merlot');
     await listener.close();
   });
@@ -162,7 +162,7 @@ describe('UserListener dictation whose final is late', () => {
     stt.hang = true;
     const { listener } = listen(stt);
     listener.startDictation('d1');
-    listener.write(FRAME);
+    await listener.write(FRAME);
     stt.interim('hello');
     let answer: string | undefined;
     void listener.endDictation('d1').then((text) => (answer = text));
@@ -178,7 +178,7 @@ describe('UserListener maximum utterance length', () => {
     for (let n = 1; n <= 9; n++) stt.finals.set(n, `part ${n}`);
     const { vad, listener, turns, marks, emitted } = listen(stt, { maxUtteranceMs: 1000 });
     vad.next = [{ type: 'speech-start', sample: 0, detectedAt: 320 }];
-    for (let i = 0; i < 175; i++) listener.write(FRAME); // 3.5 s, the VAD never stops
+    for (let i = 0; i < 175; i++) await listener.write(FRAME); // 3.5 s, the VAD never stops
     await vi.waitFor(() => expect(turns).toHaveLength(4), { timeout: 15_000 });
     expect(turns).toEqual(['barge-in', 'part 1', 'part 2', 'part 3']);
     expect(stt.ended).toEqual([
@@ -192,7 +192,7 @@ describe('UserListener maximum utterance length', () => {
       emitted.filter(([type]) => type.startsWith('user-') && type.endsWith('speaking')),
     ).toEqual([['user-started-speaking', undefined]]);
     vad.next = [{ type: 'speech-stop', sample: 56_000, detectedAt: 56_320 }];
-    listener.write(FRAME);
+    await listener.write(FRAME);
     await vi.waitFor(() => expect(turns).toHaveLength(5), { timeout: 15_000 });
     expect(stt.ended.at(-1)).toEqual([48_000, 56_000]);
     await listener.close();
@@ -205,12 +205,12 @@ describe('UserListener maximum utterance length', () => {
     stt.finals.set(3, 'three');
     const { listener, turns, emitted } = listen(stt, { maxUtteranceMs: 1000 });
     listener.startDictation('d1');
-    for (let i = 0; i < 60; i++) listener.write(FRAME); // 1.2 s
+    for (let i = 0; i < 60; i++) await listener.write(FRAME); // 1.2 s
     await vi.waitFor(() => expect(stt.ended).toHaveLength(1), { timeout: 15_000 });
     await new Promise((resolve) => setImmediate(resolve));
     // The interim words shown in the composer keep the earlier part's.
     stt.interim('tw');
-    for (let i = 0; i < 60; i++) listener.write(FRAME); // 2.4 s
+    for (let i = 0; i < 60; i++) await listener.write(FRAME); // 2.4 s
     expect(await listener.endDictation('d1')).toBe('one two three');
     expect(stt.ended).toEqual([
       [0, 16_000],
@@ -231,7 +231,7 @@ describe('UserListener maximum utterance length', () => {
     stt.finalText = 'two';
     const { listener } = listen(stt, { maxUtteranceMs: 1000 });
     listener.startDictation('d1');
-    for (let i = 0; i < 60; i++) listener.write(FRAME);
+    for (let i = 0; i < 60; i++) await listener.write(FRAME);
     await vi.waitFor(() => expect(stt.ended).toHaveLength(1), { timeout: 15_000 });
     await new Promise((resolve) => setTimeout(resolve, 10));
     await expect(listener.endDictation('d1')).rejects.toThrow('recognizer crashed');
@@ -247,15 +247,15 @@ describe('UserListener stream break', () => {
     const { vad, listener, turns, emitted } = listen(stt);
     const resets = vi.spyOn(vad, 'reset');
     vad.next = [{ type: 'speech-start', sample: 3200, detectedAt: 6400 }];
-    for (let i = 0; i < 50; i++) listener.write(FRAME); // 1 s
+    for (let i = 0; i < 50; i++) await listener.write(FRAME); // 1 s
     listener.streamBroken();
     expect(resets).toHaveBeenCalledOnce();
     expect(listener.samples).toBe(16_000);
     // After the break the VAD counts from 0 again; positions stay the stream's.
     vad.next = [{ type: 'speech-start', sample: 0, detectedAt: 3200 }];
-    for (let i = 0; i < 50; i++) listener.write(FRAME);
+    for (let i = 0; i < 50; i++) await listener.write(FRAME);
     vad.next = [{ type: 'speech-stop', sample: 12_800, detectedAt: 16_000 }];
-    listener.write(FRAME);
+    await listener.write(FRAME);
     const said = () => turns.filter((t) => t !== 'barge-in');
     await vi.waitFor(() => expect(said()).toHaveLength(2), { timeout: 15_000 });
     expect(said()).toEqual(['i want to change', 'what is the status of my order']);
@@ -278,13 +278,13 @@ describe('UserListener stream break', () => {
     const stt = new ScriptedStt();
     stt.finalText = 'dictated';
     const { listener, turns, emitted } = listen(stt);
-    listener.write(FRAME);
+    await listener.write(FRAME);
     listener.streamBroken();
     expect(stt.ended).toEqual([]);
     listener.startDictation('d1');
-    listener.write(FRAME);
+    await listener.write(FRAME);
     listener.streamBroken();
-    listener.write(FRAME);
+    await listener.write(FRAME);
     expect(listener.dictating).toBe(true);
     expect(await listener.endDictation('d1')).toBe('dictated');
     expect(stt.ended).toEqual([[640 / 2, 960]]);

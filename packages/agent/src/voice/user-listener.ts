@@ -402,6 +402,16 @@ export class UserListener {
     return dictation;
   }
 
+  /**
+   * The other side said `text`, its audio now wholly written: for a recognizer that is told what
+   * was said (the oracle). False when the recognizer hears for itself.
+   */
+  told(text: string): boolean {
+    if (this.#closed || !this.#stt?.told) return false;
+    this.#stt.told(text);
+    return true;
+  }
+
   /** Stop listening; the recognizer session is closed. */
   async close(): Promise<void> {
     if (this.#closed) return;

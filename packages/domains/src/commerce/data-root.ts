@@ -1,9 +1,12 @@
 /**
- * Where the shipped commerce data lives.
+ * The commerce domain's name, and where its shipped data lives.
  *
  * @module
  */
 import { fileURLToPath } from 'node:url';
+
+/** Registry namespace, scenario-name prefix and data-root folder of the commerce domain. */
+export const COMMERCE_DOMAIN = 'commerce';
 
 /**
  * Absolute path of the data root shipped with `@scenaro/domains` (the package's `data/`
@@ -19,4 +22,4 @@ import { fileURLToPath } from 'node:url';
 export const COMMERCE_DATA_ROOT: string = fileURLToPath(new URL('../../data', import.meta.url));
 
 /** The agent-side `db_path` of every commerce scenario, relative to the data root. */
-export const COMMERCE_DB_PATH = 'commerce/db.json';
+export const COMMERCE_DB_PATH = `${COMMERCE_DOMAIN}/db.json`;

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMERCE_DATA_ROOT } from './data-root.js';
-import type { CommerceDb } from './db-types.js';
-import { computeTotals, toCents } from './money.js';
+import type { CommerceDb } from './model/db-types.js';
+import { computeTotals, toCents } from './model/money.js';
 
 const DB_FILE = path.join(COMMERCE_DATA_ROOT, 'commerce', 'db.json');
 const db = JSON.parse(await readFile(DB_FILE, 'utf8')) as CommerceDb;

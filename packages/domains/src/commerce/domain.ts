@@ -5,24 +5,24 @@
  * @module
  */
 import type { DbStatePredicate, DomainModule, ToolDefinition } from '@scenaro/agent';
-import { endConversationTool, getUserDetailsTool } from './account-tools.js';
+import { COMMERCE_DOMAIN } from './data-root.js';
+import { COMMERCE_INITIALIZATION_FUNCTIONS } from './init-functions.js';
+import { readAtPath } from './scenarios/expected-state.js';
+import { endConversationTool, getUserDetailsTool } from './tools/account.js';
 import {
   addToCartTool,
   getCartTool,
   removeFromCartTool,
   updateCartQuantityTool,
-} from './cart-tools.js';
-import { compareProductsTool, getProductDetailsTool, searchProductsTool } from './catalog-tools.js';
-import { COMMERCE_DOMAIN } from './define-tool.js';
-import { readAtPath } from './expected-state.js';
-import { showComparisonTool, showProductsTool, showProductTool } from './frontend-tools.js';
-import { COMMERCE_INITIALIZATION_FUNCTIONS } from './init-functions.js';
-import { cancelOrderTool, getOrderDetailsTool, placeOrderTool } from './order-tools.js';
+} from './tools/cart.js';
+import { compareProductsTool, getProductDetailsTool, searchProductsTool } from './tools/catalog.js';
+import { showComparisonTool, showProductsTool, showProductTool } from './tools/frontend.js';
+import { cancelOrderTool, getOrderDetailsTool, placeOrderTool } from './tools/orders.js';
 import {
   addToSelectionTool,
   getSelectionTool,
   removeFromSelectionTool,
-} from './selection-tools.js';
+} from './tools/selection.js';
 
 /** Every commerce tool, in the order they are presented to a model. */
 export const COMMERCE_TOOLS: readonly ToolDefinition[] = [

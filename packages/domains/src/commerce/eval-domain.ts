@@ -6,10 +6,9 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { EvalDomain, Scenario } from '../scenario.js';
-import { COMMERCE_DATA_ROOT } from './data-root.js';
-import { COMMERCE_DOMAIN } from './define-tool.js';
+import { COMMERCE_DATA_ROOT, COMMERCE_DOMAIN } from './data-root.js';
 import { commerceDomain } from './domain.js';
-import { loadCommercePolicy, loadScenarioDir } from './scenario-loader.js';
+import { loadCommercePolicy, loadScenarioDir } from './scenarios/loader.js';
 
 async function isDirectory(p: string): Promise<boolean> {
   try {

@@ -6,9 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkExpectedState } from './expected-state.js';
-import { ScenarioFileError } from './scenario-file-error.js';
-import { loadScenarioFile } from './scenario-loader.js';
+import { checkExpectedState } from './scenarios/expected-state.js';
+import { ScenarioFileError } from './scenarios/file-error.js';
+import { loadScenarioFile } from './scenarios/loader.js';
 import { createCommerceSession } from './session.js';
 
 function expectNoPollution(): void {

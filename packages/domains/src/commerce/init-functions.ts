@@ -7,11 +7,11 @@
  */
 import type { Db, InitializationFunction, JsonObject } from '@scenaro/agent';
 import { z } from 'zod';
-import { findProduct, resolveSku, setStock } from './catalog.js';
-import { addToCart, addToSelection, MAX_LINE_QUANTITY } from './cart.js';
-import { asCommerceDb } from './db-types.js';
-import { toCents, fromCents } from './money.js';
-import { currentUser, findPaymentMethod, findUser } from './shopper.js';
+import { addToCart, addToSelection, MAX_LINE_QUANTITY } from './model/cart.js';
+import { findProduct, resolveSku, setStock } from './model/catalog.js';
+import { asCommerceDb } from './model/db-types.js';
+import { toCents, fromCents } from './model/money.js';
+import { currentUser, findPaymentMethod, findUser } from './model/shopper.js';
 
 const id = z.string().min(1).max(64);
 

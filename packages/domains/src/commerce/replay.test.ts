@@ -14,8 +14,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../scenario.js';
 import { COMMERCE_DATA_ROOT } from './data-root.js';
 import { commerceEvalDomain } from './eval-domain.js';
-import { formatMismatches } from './expected-state.js';
 import { replayCommerceScenario } from './replay.js';
+import { formatMismatches } from './scenarios/expected-state.js';
 
 const UPDATE = process.env['COMMERCE_UPDATE_HASHES'] === '1';
 const cache = new DbCache();

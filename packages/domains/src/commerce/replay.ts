@@ -15,11 +15,10 @@ import {
 } from '@scenaro/agent';
 import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent';
 import type { Scenario, SidedActionRecord } from '../scenario.js';
-import { COMMERCE_DATA_ROOT } from './data-root.js';
-import { COMMERCE_DOMAIN } from './define-tool.js';
+import { COMMERCE_DATA_ROOT, COMMERCE_DOMAIN } from './data-root.js';
 import { commerceDomain } from './domain.js';
-import { checkExpectedState } from './expected-state.js';
-import type { ExpectedStateReport } from './expected-state.js';
+import { checkExpectedState } from './scenarios/expected-state.js';
+import type { ExpectedStateReport } from './scenarios/expected-state.js';
 
 /** Where replay loads dbs from. */
 export interface CommerceReplayOptions {

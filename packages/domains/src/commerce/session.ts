@@ -13,8 +13,7 @@ import {
 } from '@scenaro/agent';
 import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent';
 import type { InitializationAction } from '@scenaro/sdk/protocol';
-import { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH } from './data-root.js';
-import { COMMERCE_DOMAIN } from './define-tool.js';
+import { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH, COMMERCE_DOMAIN } from './data-root.js';
 import { commerceDomain } from './domain.js';
 
 /** Options of {@link createCommerceSession}. */

@@ -21,6 +21,6 @@ export {
   nemoSimpleQa,
 } from './default-suites.js';
 export { nemoEndConversationTool } from './common/end-conversation.js';
-export { nemoDeliveredResult } from './common/nemo-tool.js';
+export { nemoDeliveredResult } from '../common/tool-kit.js';
 export { nemoScenario, nemoSuiteLoader } from './common/scenario-loader.js';
 export type { NemoReplayAction, NemoScenarioEntry } from './common/suite-data.js';

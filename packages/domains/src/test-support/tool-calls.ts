@@ -29,3 +29,11 @@ export function toolCaller(
 /** The session db, untyped, for reading nested fields in assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const rawDb = (state: ScenarioState): any => state.db;
+
+/**
+ * What a domain's tool tests use: `session()`, a fresh state holding `fixture()`; `call`, see
+ * {@link toolCaller}; `db`, see {@link rawDb}.
+ */
+export function toolTests(tools: readonly ToolDefinition[], domain: string, fixture: () => Db) {
+  return { session: () => stateWith(fixture()), call: toolCaller(tools, domain), db: rawDb };
+}

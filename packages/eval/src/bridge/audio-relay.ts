@@ -20,6 +20,7 @@
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { BotEventHandlers } from './bot-events.js';
 import type { BotConnection } from './bot-connection.js';
+import { oracleEar } from './oracle-ear.js';
 import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
 import type { RelayClock } from './audio-timeline.js';
 import type { TurnRelay } from './relay.js';
@@ -50,6 +51,11 @@ export interface AudioRelayOptions {
   log: (line: string) => void;
   /** Fast clock: full duplex (lockstep, cuts, the caller's line). */
   duplex?: DuplexOptions;
+  /**
+   * The bots whose recognizer is told what the other one said (the oracle): each sentence the
+   * other bot speaks is told to them once its audio has been relayed (see `oracle-ear.ts`).
+   */
+  tell?: readonly BotRole[];
 }
 
 /** A segment while it is being spoken and relayed. */
@@ -115,6 +121,7 @@ export class AudioRelay implements TurnRelay {
   #waiter: Waiter | undefined;
   #kickedOff = false;
   readonly #duplex: Duplex | undefined;
+  readonly #tell: ((speaker: BotRole, text: string) => void) | undefined;
   readonly handlers: BotEventHandlers;
 
   constructor(options: AudioRelayOptions) {
@@ -148,6 +155,14 @@ export class AudioRelay implements TurnRelay {
         moved: () => this.#checkWaiter(),
       },
     });
+    this.#tell = options.tell?.length
+      ? oracleEar({
+          told: options.tell,
+          whenRelayed: (source, call) => this.#timeline.whenRelayed(source, call),
+          bot: options.bot,
+          log: (line) => this.#logLine('!!', line),
+        })
+      : undefined;
     this.handlers = {
       'started-speaking': (role) => this.#startSegment(role),
       'stopped-speaking': (role) => this.#stopSegment(role),
@@ -159,6 +174,7 @@ export class AudioRelay implements TurnRelay {
         const sentences = segment?.duplex?.sentences;
         if (sentences)
           this.#timeline.queued(role, (chunks) => sentences.push({ text: event.text, chunks }));
+        this.#tell?.(role, event.text);
       },
       heard: (role, event) => {
         if (event.final && role === 'user') this.#duplex?.userHeard(event.text);

@@ -112,4 +112,41 @@ describe('AudioTimeline', () => {
     expect(sent).toHaveLength(13);
     line.stop();
   });
+
+  it.each(['fast', 'realtime'] as const)(
+    '%s: whenRelayed calls back right after the chunk that ends the audio sent so far',
+    async (clock) => {
+      const events: string[] = [];
+      const line = new AudioTimeline({
+        clock,
+        tailMs: 1600,
+        send: (listener, pcm) => {
+          if (listener === 'user') events.push(pcm.some((b) => b !== 0) ? 'speech' : 'silence');
+        },
+        listener: { arrived: () => {}, sent: () => {}, drained: () => {}, moved: () => {} },
+      });
+      line.start(0);
+      line.startSegment('agent', 0);
+      // Two sentences: 200 ms (12.5 chunks) then 100 ms; the first is told after its audio.
+      line.audio('agent', speech(200));
+      line.whenRelayed('agent', () => events.push('first told'));
+      line.audio('agent', speech(100));
+      line.whenRelayed('agent', () => events.push('second told'));
+      line.endSegment('agent');
+      await vi.advanceTimersByTimeAsync(3000);
+      const speechOf = (told: string) =>
+        events.slice(0, events.indexOf(told)).filter((e) => e === 'speech').length;
+      // The chunk holding the first sentence's last half chunk goes out, then the call.
+      expect(speechOf('first told')).toBe(13);
+      expect(events[events.indexOf('first told') - 1]).toBe('speech');
+      expect(speechOf('second told')).toBe(19);
+      expect(events.filter((e) => e === 'speech')).toHaveLength(19);
+      // Once everything has gone out, at once.
+      let late = false;
+      line.whenRelayed('agent', () => (late = true));
+      await vi.advanceTimersByTimeAsync(1);
+      expect(late).toBe(true);
+      line.stop();
+    },
+  );
 });

@@ -93,6 +93,11 @@ class Stream {
   readonly pending = new Map<number, number>();
   readonly ended = new Set<number>();
   partial = new Uint8Array(0);
+  /** Chunks queued and chunks sent, since the start. */
+  queuedCount = 0;
+  sentCount = 0;
+  /** Calls due once so many chunks have been sent (see `AudioTimeline.whenRelayed`). */
+  readonly marks: { count: number; call: () => void }[] = [];
   tag: number | undefined;
   /** Between the segment's start and its end (after its audio is converted). */
   speaking = false;
@@ -150,6 +155,7 @@ class Stream {
   #queue(pcm: Uint8Array): void {
     if (this.tag !== undefined && this.dropped.has(this.tag)) return;
     if (this.tag !== undefined) this.appended.set(this.tag, (this.appended.get(this.tag) ?? 0) + 1);
+    this.queuedCount++;
     this.chunks.push({ pcm, tag: this.tag });
     if (this.tag !== undefined) this.pending.set(this.tag, (this.pending.get(this.tag) ?? 0) + 1);
   }
@@ -274,6 +280,27 @@ export class AudioTimeline {
       });
   }
 
+  /**
+   * Call `call` once every audio frame of `source` received so far has gone out to the other
+   * bot (right after the chunk that ends it, before the next one), or at once when it has.
+   */
+  whenRelayed(source: BotRole, call: () => void): void {
+    const stream = this.#streams[source];
+    stream.chain = stream.chain.then(() => {
+      const count = stream.queuedCount + (stream.partial.length > 0 ? 1 : 0);
+      if (count <= stream.sentCount) this.#call(call);
+      else stream.marks.push({ count, call });
+    });
+  }
+
+  #call(call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      this.#options.onError?.(err);
+    }
+  }
+
   /** `source` started speaking segment `tag`: audio from now on belongs to it. */
   startSegment(source: BotRole, tag: number): void {
     const stream = this.#streams[source];
@@ -319,6 +346,11 @@ export class AudioTimeline {
     const dropped = stream.chunks.filter((c) => cut(c.tag));
     stream.chunks.splice(0, stream.chunks.length, ...stream.chunks.filter((c) => !cut(c.tag)));
     if (dropped.length > 0) stream.bursting = false;
+    // Dropped chunks never go out: a wait for them ends with the last chunk that does.
+    stream.queuedCount -= dropped.length;
+    for (const mark of stream.marks) mark.count = Math.min(mark.count, stream.queuedCount);
+    while (stream.marks[0] && stream.marks[0].count <= stream.sentCount)
+      this.#call(stream.marks.shift()!.call);
     for (const chunk of dropped) {
       if (chunk.tag === undefined) continue;
       stream.dropped.add(chunk.tag);
@@ -446,6 +478,9 @@ export class AudioTimeline {
         if (stream.owed > 0) stream.owed--;
         continue;
       }
+      stream.sentCount++;
+      while (stream.marks[0] && stream.marks[0].count <= stream.sentCount)
+        this.#call(stream.marks.shift()!.call);
       if (chunk.tag === undefined) continue;
       this.#options.listener.sent(stream.source, chunk.tag, position);
       const left = (stream.pending.get(chunk.tag) ?? 1) - 1;

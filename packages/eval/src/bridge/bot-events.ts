@@ -6,6 +6,7 @@
 import type { JsonObject } from '@scenaro/agent';
 import type { ActionRecord, RTVIMessage } from '@scenaro/sdk/protocol';
 import type { BotRole, BotTurn } from './types.js';
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** Token counts of one LLM call, as a `metrics` event reports them. */
 export interface TokenMetric {
@@ -76,13 +77,9 @@ export function dispatchBotEvent(handlers: BotEventHandlers, role: BotRole, even
   handler?.(role, event);
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** A pushed action record: any object (the bot server builds it; its fields are taken as sent). */
 function isActionRecord(value: unknown): value is ActionRecord {
-  return isObject(value);
+  return isJsonObject(value);
 }
 
 /** The `text` of an event's data ('' when none was given). */
@@ -129,7 +126,7 @@ const SERVER_MESSAGES = new Map<string, (data: JsonObject) => BotEvent | undefin
 ]);
 
 function serverMessage(data: unknown): BotEvent | undefined {
-  if (!isObject(data)) return undefined;
+  if (!isJsonObject(data)) return undefined;
   const type = data['type'];
   const event = typeof type === 'string' ? SERVER_MESSAGES.get(type)?.(data) : undefined;
   if (event) return event;
@@ -147,7 +144,8 @@ const RTVI_EVENTS = new Map<string, (data: unknown) => BotEvent | undefined>([
         tokens: Array.isArray(tokens) ? (tokens as TokenMetric[]) : [],
         ttfb: Array.isArray(ttfb)
           ? (ttfb as TtfbMetric[]).filter(
-              (t) => isObject(t) && typeof t.processor === 'string' && typeof t.value === 'number',
+              (t) =>
+                isJsonObject(t) && typeof t.processor === 'string' && typeof t.value === 'number',
             )
           : [],
       };

@@ -25,6 +25,7 @@ import { StopRules } from './stop-rules.js';
 import { ShadowSync } from './sync.js';
 import { addTokenUsage, emptyTokenUsage } from './token-usage.js';
 import type { BotRole, BridgeFailure, ScenarioRun } from './types.js';
+import { errorMessage } from '@scenaro/sdk/util';
 
 /** Options of one bridged scenario. */
 export interface BridgeOptions {
@@ -81,6 +82,11 @@ export interface AudioModeOptions {
    * bots may talk over each other; with `caller`, the user's audio goes through the caller's line.
    */
   duplex?: DuplexOptions;
+  /**
+   * The bots whose recognizer is told what the other one said (the oracle, `oracle-said`)
+   * rather than hearing it. @default none
+   */
+  tell?: readonly BotRole[];
 }
 
 /** Run one scenario through two bots. Never throws: failures are reported in `run.failure`. */
@@ -139,6 +145,7 @@ class Bridge {
             : {}),
           ...(audio.maxTurnSeconds !== undefined ? { maxTurnMs: audio.maxTurnSeconds * 1000 } : {}),
           ...(audio.duplex ? { duplex: audio.duplex } : {}),
+          ...(audio.tell ? { tell: audio.tell } : {}),
         })
       : undefined;
     this.#relay =
@@ -212,7 +219,7 @@ class Bridge {
 
   #fail(err: unknown): void {
     if (this.#run.failure) return;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     const phase = this.#phase;
     const infrastructure =
       err instanceof BotConnectError ||

@@ -12,11 +12,12 @@ import {
   executeToolByName,
   registerControlTools,
 } from '@scenaro/agent';
-import type { Db, JsonObject, ScenarioState } from '@scenaro/agent';
+import type { Db, ScenarioState } from '@scenaro/agent';
 import type { EvalDomain, Scenario } from '@scenaro/domains';
 import type { ActionRecord, ApplySyncDeltaResult } from '@scenaro/sdk/protocol';
 import type { BotConnection } from './bot-connection.js';
 import type { BotRole } from './types.js';
+import { isJsonObject } from '@scenaro/sdk/util';
 
 export interface ShadowSyncOptions {
   /** The scenario's domain: its `syncState` and tools. */
@@ -38,10 +39,6 @@ interface Shadow {
   registry: DomainRegistry;
   agent: ScenarioState;
   user: ScenarioState;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Keeps the two bots' dbs in sync through shadow states (a no-op without `syncState`). */
@@ -121,7 +118,7 @@ export class ShadowSync {
     const deltas = syncState(shadow.agent.db, shadow.user.db);
     for (const side of ['agent', 'user'] as const) {
       const delta = deltas[side];
-      if (!isObject(delta) || Object.keys(delta).length === 0) continue;
+      if (!isJsonObject(delta) || Object.keys(delta).length === 0) continue;
       const applier = shadow.registry.syncApplier(this.#scenario.domain);
       const local = applier?.(shadow[side].db as Db, delta);
       if (local && local.errors.length > 0)

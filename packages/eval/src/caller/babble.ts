@@ -7,6 +7,7 @@
  */
 import { createFliteTextToSpeech, pcm16ToInt16, synthesizeAll } from '@scenaro/agent';
 import type { FliteVoice, TextToSpeech } from '@scenaro/agent';
+import { concat } from './mixing.js';
 import { hashString, Prng } from './prng.js';
 import { LOOP_SECONDS, mixTalkers, television } from './stand-ins.js';
 import { seamlessLoop, toPcm } from './synth.js';
@@ -90,13 +91,7 @@ async function talkerPart(
     parts.push(Float64Array.from(await speaker.say(sentence!, talker)));
     parts.push(new Float64Array(Math.round(rng.uniform(0.2, 0.8) * speaker.sampleRate)));
   }
-  const out = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concat(parts);
 }
 
 /** `people_talking` from real speech: talkers mixed at seeded levels, looped seamlessly. */

@@ -6,7 +6,7 @@
 import type { SpeechInsert } from './config.js';
 import { renderOffAxis } from './muffle.js';
 import type { OffAxisSpec } from './muffle.js';
-import { rms, snrGain } from './mixing.js';
+import { concat, rms, snrGain } from './mixing.js';
 import type { Prng } from './prng.js';
 import { murmurPhrase } from './sound-bank.js';
 import type { CallerSounds } from './sound-bank.js';
@@ -27,16 +27,6 @@ export function ticSounds(text: string): string[] {
   const known = TIC_SOUNDS as readonly string[];
   const sounds = tags.map((tag) => (known.includes(tag) ? tag : 'cough'));
   return sounds.length > 0 ? sounds : ['cough'];
-}
-
-function concat(parts: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Render `item` for playing into the stream at the speech level `referenceRms`. */

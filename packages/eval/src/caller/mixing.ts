@@ -142,3 +142,14 @@ export function mixWithDriftingSnr(
   }
   return { mix, added };
 }
+
+/** The samples of `parts` one after another. */
+export function concat(parts: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

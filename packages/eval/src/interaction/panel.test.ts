@@ -81,32 +81,19 @@ describe('response rate and latency (R_R, L_R)', () => {
 
 describe('hiding figures backed by fewer than 10 events', () => {
   it('shows ten events and hides nine, keeping the value and saying why', () => {
-    const ten = interactionMetrics(exchanges(10));
-    expect(ten.response_rate).toEqual({
-      unit: 'ratio',
-      value: 1,
-      numerator: 10,
-      denominator: 10,
-      count: 10,
-      shown: true,
-    });
-    expect(ten.response_latency_mean).toMatchObject({ value: 0.5, count: 10, shown: true });
-    const nine = interactionMetrics(exchanges(9));
-    expect(nine.response_rate).toEqual({
-      unit: 'ratio',
-      value: 1,
-      numerator: 9,
-      denominator: 9,
-      count: 9,
-      shown: false,
-      reason: 'fewer than 10 events',
-    });
-    expect(nine.response_latency_mean).toMatchObject({
-      value: 0.5,
-      count: 9,
-      shown: false,
-      reason: 'fewer than 10 events',
-    });
+    for (const n of [10, 9]) {
+      const shown = n >= 10 ? { shown: true } : { shown: false, reason: 'fewer than 10 events' };
+      const p = interactionMetrics(exchanges(n));
+      expect(p.response_rate).toEqual({
+        unit: 'ratio',
+        value: 1,
+        numerator: n,
+        denominator: n,
+        count: n,
+        ...shown,
+      });
+      expect(p.response_latency_mean).toMatchObject({ value: 0.5, count: n, ...shown });
+    }
   });
 
   it('counts L_R by answered turns, not by scored turns', () => {

@@ -17,10 +17,7 @@ import {
 } from '@scenaro/agent';
 import type { JsonObject } from '@scenaro/agent';
 import { setDictItem } from '@scenaro/agent/python';
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** A deep copy of parsed JSON (several times faster than `structuredClone` on large dbs). */
 export function cloneJson<T>(value: T): T {
@@ -49,7 +46,7 @@ const canonicalOfTable = new WeakMap<object, string>();
  * must not change afterwards (the db cache hands out deep-frozen parses).
  */
 export function lazyDbCopy(source: unknown): unknown {
-  if (!isPlainObject(source)) return cloneJson(source);
+  if (!isJsonObject(source)) return cloneJson(source);
   const db: JsonObject = {};
   const untouched = new Map<string, unknown>();
   for (const key of Object.keys(source)) {
@@ -99,7 +96,7 @@ export function replayDbHash(db: JsonObject): string {
     const original = descriptor?.get !== undefined ? untouched.get(key) : undefined;
     const table = original ?? db[key];
     // canonicalJson drops a top-level `session` key, which is only right for the db itself.
-    if (isPlainObject(table) && Object.prototype.hasOwnProperty.call(table, 'session'))
+    if (isJsonObject(table) && Object.prototype.hasOwnProperty.call(table, 'session'))
       return getDictHash(db);
     let canonical: string;
     if (original !== undefined && typeof original === 'object' && original !== null) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { audioDetails } from './audio.js';
+import { audioCells, audioDetails } from './audio.js';
 import type { ActionRecord } from '@scenaro/sdk/protocol';
 import type { ScenarioMetrics } from '../scoring/types.js';
 import { dbDiff } from './db-diff.js';
@@ -174,6 +174,7 @@ export function scenarioRow(m: ScenarioMetrics, index: number): string {
     `<span class="tag ${status === 'passed' ? 'good' : status === 'failed' ? 'bad' : 'na'}">${STATUS_LABEL[status]}</span>` +
     `<span class="cell">${esc(m.stop_reason)}</span><span class="cell">${m.total_turns} turns</span>` +
     `<span class="cell">p50 ${esc(ms(m.latency_stats.p50_ms))}</span>` +
+    audioCells(m) +
     (m.success_breakdown.failed.length > 0
       ? `<span class="cell bad-text">${esc(m.success_breakdown.failed.join(', '))}</span>`
       : '') +

@@ -8,6 +8,7 @@ import type { DbCache } from '@scenaro/agent';
 import type { CallerSounds } from '../caller/sound-bank.js';
 import type { CallerVoices } from './caller-voices.js';
 import type { BotEndpoints } from './scenario-run.js';
+import type { BotSide } from './voices.js';
 
 /** Where a run keeps its files. */
 export interface RunFolders {
@@ -22,5 +23,7 @@ export interface SharedRun {
   endpoints: BotEndpoints;
   /** With caller effects: the sounds and the personas' voices. */
   callerParts?: { sounds: CallerSounds; voices: CallerVoices };
+  /** The local bots whose recognizer is told what the other one said (the oracle). */
+  told?: readonly BotSide[];
   close(): Promise<void>;
 }

@@ -27,6 +27,7 @@ import { recordInvocation } from './run-args.js';
 import { outcomeOf, runOneScenario } from './scenario-run.js';
 import type { BotEndpoints, ScenarioRunContext } from './scenario-run.js';
 import { localSpeechSettings, localVoices } from './voices.js';
+import type { BotSide } from './voices.js';
 import { checkCallerOptions, duplexVoices, hasCallers, isDuplex } from './caller-run.js';
 import type { RunCallerParts } from './caller-run.js';
 import { CallerVoices } from './caller-voices.js';
@@ -86,7 +87,7 @@ export async function runWork(
     dataRoot,
     dbCache: run.dbCache,
     bots: run.endpoints,
-    audio: audioMode(options),
+    audio: audioMode(options, run.told),
     options,
     minAgentTurns,
     progress,
@@ -132,8 +133,9 @@ async function startShared(
     progress,
   });
   const close = async () => void (await bots.local?.close());
+  const told = bots.told && bots.told.length > 0 ? { told: bots.told } : {};
   if (!hasCallers(options) || !bots.local || !bots.voices) {
-    return { dbCache, endpoints: bots.endpoints, close };
+    return { dbCache, endpoints: bots.endpoints, ...told, close };
   }
   try {
     const sounds = await runSounds(options.noiseDir);
@@ -143,7 +145,13 @@ async function startShared(
       userVoice: bots.voices.user,
       ...(options.voice ? {} : { userSettings: (options.speech ?? localSpeechSettings()).user }),
     });
-    return { dbCache, endpoints: bots.endpoints, callerParts: { sounds, voices }, close };
+    return {
+      dbCache,
+      endpoints: bots.endpoints,
+      callerParts: { sounds, voices },
+      ...told,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -215,9 +223,17 @@ async function keepFinished(
   return { results, todo };
 }
 
-function audioMode(options: EvaluationOptions): AudioModeOptions | undefined {
+/** Audio mode's options; `tell`: the local bots whose recognizer is told what was said. */
+function audioMode(
+  options: EvaluationOptions,
+  tell: readonly BotSide[] = [],
+): AudioModeOptions | undefined {
   return options.mode === 'audio'
-    ? { ...options.audio, clock: options.audioClock ?? 'realtime' }
+    ? {
+        ...options.audio,
+        clock: options.audioClock ?? 'realtime',
+        ...(tell.length > 0 ? { tell } : {}),
+      }
     : undefined;
 }
 
@@ -238,6 +254,7 @@ async function startBotsIfLocal(
   endpoints: BotEndpoints;
   local?: LocalBots;
   voices?: Record<'agent' | 'user', VoiceOptions>;
+  told?: BotSide[];
 }> {
   const { agentUrl, userUrl } = options;
   const local = !agentUrl || !userUrl;
@@ -255,6 +272,10 @@ async function startBotsIfLocal(
     ...(options.userLlm ? { userLlm: options.userLlm } : {}),
   });
   run.progress.note(`started local bots: agent ${bots.agentUrl}, user ${bots.userUrl}`);
+  // A local bot whose recognizer is told what was said (the oracle) is told it by the bridge.
+  const told = (['agent', 'user'] as const).filter(
+    (side) => (side === 'agent' ? !agentUrl : !userUrl) && voice?.[side].stt?.toldText === true,
+  );
   return {
     endpoints: {
       agentUrl: agentUrl ?? bots.agentUrl,
@@ -263,6 +284,7 @@ async function startBotsIfLocal(
     },
     local: bots,
     ...(voice ? { voices: voice } : {}),
+    told,
   };
 }
 

@@ -103,6 +103,7 @@ export async function localVoices(
       clock,
       preferredSampleRate: LOCAL_SPEECH_SAMPLE_RATE,
       name: flagName(side, speakers),
+      evaluation: true,
       // Engines chosen by name are checked; the defaults are the offline engines.
       check: speech !== undefined,
       ...(tuning ? { tuning } : {}),

@@ -10,6 +10,8 @@
  *
  * @module
  */
+import { audioAggregate, audioOf, completeAudio } from './audio-aggregate.js';
+import type { AudioAggregate } from './audio-aggregate.js';
 import { latencyStats } from './signals.js';
 import { passHatK, wilsonInterval } from './statistics.js';
 import type { PassHatK, Rate, RateWithInterval, TrialCounts } from './statistics.js';
@@ -85,6 +87,8 @@ export interface RunAggregate {
     components: Partial<Record<Tau2RewardComponent, Rate>>;
   };
   min_agent_turns?: number;
+  /** Audio mode: entity accuracy, clarifications, word error rates (only when a result has audio). */
+  audio?: AudioAggregate;
 }
 
 function rate(passed: number, total: number): Rate {
@@ -142,6 +146,7 @@ export function coerceMetrics(raw: unknown): ScenarioMetrics {
     Record<string, unknown>;
   const tokenUsage = (m.token_usage ?? {}) as Partial<ScenarioMetrics['token_usage']>;
   const breakdown = (m.success_breakdown ?? {}) as Partial<ScenarioMetrics['success_breakdown']>;
+  const audio = audioOf(m);
   const latencies = Array.isArray(m.latencies)
     ? m.latencies.map((l) =>
         typeof l === 'number' ? { user_transcript: '', agent_transcript: '', latency_ms: l } : l,
@@ -196,6 +201,7 @@ export function coerceMetrics(raw: unknown): ScenarioMetrics {
     scripted: m.scripted ?? false,
     scripted_sides: m.scripted_sides ?? { agent: false, user: false },
     scoring_warnings: m.scoring_warnings ?? [],
+    ...(audio ? { audio: completeAudio(audio) } : {}),
   };
 }
 
@@ -360,6 +366,8 @@ export function aggregateRun(
     pass_hat_k: passK,
   };
   if (options.minAgentTurns !== undefined) aggregate.min_agent_turns = options.minAgentTurns;
+  const audio = audioAggregate(metrics);
+  if (audio) aggregate.audio = audio;
 
   const tau2 = metrics.filter((m) => m.tau2 !== undefined);
   if (tau2.length > 0) {

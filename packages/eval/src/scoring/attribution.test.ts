@@ -143,6 +143,50 @@ describe('attributeFailure', () => {
     ).toBe('agent_action');
   });
 
+  it("blames the ear for a step never made after the caller's own id was misheard", () => {
+    // The plan's write needs a reservation the agent finds with the account, which it could not
+    // look up: the user id it heard is not the one said.
+    const update = { name: 'update_reservation_flights', arguments: { reservation_id: 'GV1N64' } };
+    const said = 'my user id is james underscore patel underscore nine eight two eight';
+    const a = attributeFailure(
+      input({
+        goldWrites: [update],
+        agentWrites: [],
+        userInstructions: 'Your user id is james_patel_9828. Change reservation GV1N64.',
+        userSaid: [said],
+        segments: [segment('user', said, said.replace(/eight$/, 'five'), 4)],
+      }),
+    );
+    expect(a.class).toBe('mishearing');
+    expect(a.entity).toMatchObject({ said: 'james_patel_9828', heard: 'james_patel_9825' });
+    expect(a.expected_action).toEqual(update);
+    // Heard right, the same missing step is the user simulator's: it never gave the code.
+    const heardRight = attributeFailure(
+      input({
+        goldWrites: [update],
+        agentWrites: [],
+        userInstructions: 'Your user id is james_patel_9828. Change reservation GV1N64.',
+        userSaid: [said],
+        segments: [segment('user', said, said, 4)],
+      }),
+    );
+    expect(heardRight.class).toBe('user_simulator');
+  });
+
+  it('pairs each misheard code with the heard code closest to it', () => {
+    const misheard = misheardEntities([
+      segment(
+        'user',
+        'cancel n q n u five r and upgrade m two zero i z o',
+        'cancel n q n u three r and upgrade m eight zero i z o',
+      ),
+    ]);
+    expect(misheard.map((e) => [e.said, e.heard])).toEqual([
+      ['NQNU5R', 'NQNU3R'],
+      ['M20IZO', 'M80IZO'],
+    ]);
+  });
+
   it('says other when every write was made', () => {
     const a = attributeFailure(input({ failedSignals: ['judge_passed'] }));
     expect(a.class).toBe('other');

@@ -4,7 +4,9 @@
  *
  * - `infrastructure`: a bot disconnected, crashed or never answered;
  * - `mishearing` (audio): a value the user said (an id, a code, a date, a number) reached the
- *   agent as something else, and the agent's first wrong step used it, or nothing else went wrong;
+ *   agent as something else, and the agent's first wrong step used it, or nothing else went wrong,
+ *   or the step was never made and the value was the caller's own identifier (a user id, a code
+ *   its instructions hold: without it the agent could not find what the step needed);
  * - `user_simulator`: the user never gave a value its instructions hold and the gold plan needs,
  *   or gave one its instructions do not hold;
  * - `stall`: the conversation stalled, timed out or hit the turn limit before the plan was done;
@@ -108,7 +110,26 @@ function firstDivergence(
   return null;
 }
 
-/** Values said in a segment but not heard, with what was heard in their place. */
+/** Levenshtein distance of two strings. */
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = row[j]!;
+      row[j] = Math.min(up + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = up;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Values said in a segment but not heard, each with what was heard in its place: the heard value
+ * of its kind that was not said and is closest to it (two codes said together are paired each
+ * with its own misheard form).
+ */
 export function misheardEntities(segments: readonly AudioSegmentMetrics[]): MisheardEntity[] {
   const out: MisheardEntity[] = [];
   for (const segment of segments) {
@@ -118,9 +139,14 @@ export function misheardEntities(segments: readonly AudioSegmentMetrics[]): Mish
     const heardValues = new Set(heard.map((e) => normal(String(e.value))));
     for (const entity of said) {
       if (heardValues.has(normal(String(entity.value)))) continue;
-      const stand = heard.find(
-        (e) => e.kind === entity.kind && !said.some((s) => sameValue(s.value, e.value)),
-      );
+      const target = normal(String(entity.value));
+      const distance = (e: (typeof heard)[number]) => editDistance(normal(String(e.value)), target);
+      const stand = heard
+        .filter((e) => e.kind === entity.kind && !said.some((s) => sameValue(s.value, e.value)))
+        .reduce<(typeof heard)[number] | undefined>(
+          (best, e) => (best === undefined || distance(e) < distance(best) ? e : best),
+          undefined,
+        );
       out.push({
         kind: entity.kind,
         said: String(entity.value),
@@ -175,7 +201,12 @@ function mishearingOf(
     .map(valueText)
     .filter((v): v is string => v !== null)
     .map(normal);
-  return misheard.find((e) => wantedText.includes(normal(e.said))) ?? null;
+  const used = misheard.find((e) => wantedText.includes(normal(e.said)));
+  if (used || divergence.kind !== 'missing_action') return used ?? null;
+  // A step never made, after the caller's own identifier (its user id, a reservation code of its
+  // instructions) was heard as something else: the agent could not find what the step needed.
+  const instructions = normal(input.userInstructions);
+  return misheard.find((e) => identifier(e.said) && instructions.includes(normal(e.said))) ?? null;
 }
 
 /** What the user said, as one normalised string with the values read from spoken forms added. */

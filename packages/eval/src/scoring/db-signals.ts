@@ -11,6 +11,7 @@ import type { Scenario } from '@scenaro/domains';
 import type { PredicateLookup, ScoreInput } from './score-input.js';
 import { passRate } from './statistics.js';
 import type { AssertionVerdict, DbDiffReport, NotApplicable, ScenarioMetrics } from './types.js';
+import { errorMessage } from '@scenaro/sdk/util';
 
 type Side = 'agent' | 'user';
 
@@ -141,7 +142,7 @@ function diffReport(side: Side, expected: unknown, actual: unknown): DbDiffRepor
     return {
       status: 'unavailable',
       side,
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     };
   }
 }
@@ -190,7 +191,7 @@ export function evaluateAssertion(
     verdict.actual = actual === undefined ? null : actual;
     verdict.passed = pyEquals(actual, assertion.assert_value);
   } catch (error) {
-    verdict.error = `${assertion.func_name} raised: ${error instanceof Error ? error.message : String(error)}`;
+    verdict.error = `${assertion.func_name} raised: ${errorMessage(error)}`;
   }
   return verdict;
 }

@@ -19,4 +19,5 @@ export * from './aggregate.js';
 export * from './summary.js';
 export * from './score.js';
 export * from './audio-metrics.js';
+export * from './audio-aggregate.js';
 export * from './attribution.js';

@@ -10,6 +10,7 @@ import { normalizeScenarioPayload } from './match.js';
 import type { ScoreInput } from './score-input.js';
 import { passRate } from './statistics.js';
 import type { NlAssertionVerdict, ScenarioMetrics } from './types.js';
+import { errorMessage } from '@scenaro/sdk/util';
 
 /** What the judge said, as `metrics.json` stores it. */
 export type JudgeFields = Pick<
@@ -95,7 +96,7 @@ async function askJudge(
     judgeResult = {
       score: 0,
       reason: 'judge call threw',
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     };
   }
   return judgeResult.error !== undefined

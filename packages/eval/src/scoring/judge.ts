@@ -16,6 +16,8 @@
 import { createOpenAIClient } from '@scenaro/agent';
 import type { OpenAIEndpointOptions } from '@scenaro/agent';
 import type OpenAI from 'openai';
+import { isJsonObject } from '@scenaro/sdk/util';
+import { errorMessage } from '@scenaro/sdk/util';
 
 /** `judge_passed = judge_score >= threshold`. */
 export const DEFAULT_JUDGE_THRESHOLD = 0.9;
@@ -246,8 +248,7 @@ export function parseJudgeAnswer(content: string, assertionCount: number): Judge
   let parsed: Record<string, unknown> | undefined;
   try {
     const direct: unknown = JSON.parse(content);
-    if (typeof direct === 'object' && direct !== null && !Array.isArray(direct))
-      parsed = direct as Record<string, unknown>;
+    if (isJsonObject(direct)) parsed = direct;
   } catch {
     parsed = findJsonObject(content);
   }
@@ -268,10 +269,6 @@ export function parseJudgeAnswer(content: string, assertionCount: number): Judge
       assertionCount,
     );
   return result;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A judge behind an OpenAI-compatible chat-completions endpoint. */

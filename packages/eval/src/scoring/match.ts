@@ -24,6 +24,7 @@ import {
   pythonStr,
   pythonStrip,
 } from '@scenaro/agent/python';
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** Options of {@link checkActionMatch}, named after the scenario fields of the reference. */
 export interface ActionMatchOptions {
@@ -38,10 +39,6 @@ export interface ActionMatchOptions {
 }
 
 type Dict = Record<string, unknown>;
-
-function isDict(value: unknown): value is Dict {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const PY_WS_RUN = new RegExp(`[${PYTHON_WHITESPACE_CLASS}]+`, 'g');
 
@@ -121,7 +118,8 @@ export function matchItem(
   prediction: unknown,
   options: ActionMatchOptions = {},
 ): boolean {
-  if (isDict(reference)) return isDict(prediction) && matchDict(reference, prediction, options);
+  if (isJsonObject(reference))
+    return isJsonObject(prediction) && matchDict(reference, prediction, options);
   if (Array.isArray(reference))
     return Array.isArray(prediction) && matchList(reference, prediction, options);
   return matchLeaf(reference, prediction, options);
@@ -151,7 +149,7 @@ export function matchList(
 
 /** The reference's `normalize_scenario_payload`: a list of exactly one dict becomes that dict. */
 export function normalizeScenarioPayload(payload: unknown): unknown {
-  if (Array.isArray(payload) && payload.length === 1 && isDict(payload[0])) return payload[0];
+  if (Array.isArray(payload) && payload.length === 1 && isJsonObject(payload[0])) return payload[0];
   return payload;
 }
 

@@ -14,6 +14,7 @@ import type { JudgedActions } from './judge-signals.js';
 import { checkActionMatch } from './match.js';
 import type { ScoreInput } from './score-input.js';
 import type { LatencyRecord, LatencyStats, MetricsTurn, ScenarioMetrics } from './types.js';
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** Everything computed before the scorers combine it. */
 export interface ScenarioSignals {
@@ -166,10 +167,6 @@ function isScripted(usage: SideTokenUsage): boolean {
   return usage.models.length > 0 && usage.models.every((m) => m.startsWith('scripted:'));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `{count, mean_ms, p50_ms, p95_ms, min_ms, max_ms}` with `p50 = sorted[n//2]`, `p95 = sorted[int(0.95*n)]`; -1 everywhere when empty. */
 export function latencyStats(latencies: readonly number[]): LatencyStats {
   const sorted = latencies.filter((l) => Number.isFinite(l)).sort((a, b) => a - b);
@@ -210,7 +207,7 @@ export function latencyRecords(run: ScenarioRun): LatencyRecord[] {
 /** The agent's (and user's) actions as the prediction of the action match: pushed final responses when there are any, else the pulled actions with their side; `undefined` when the run has neither. */
 export function buildActionPrediction(run: ScenarioRun): unknown[] | undefined {
   if (run.finalResponses.length > 0) {
-    return run.finalResponses.map((r) => (isObject(r) ? r : { message: r }));
+    return run.finalResponses.map((r) => (isJsonObject(r) ? r : { message: r }));
   }
   if (!run.agentSummary && !run.userSummary) return undefined;
   return [

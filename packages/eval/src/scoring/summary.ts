@@ -4,8 +4,10 @@
  * @module
  */
 import type { DomainAggregate, RunAggregate } from './aggregate.js';
+import type { AudioAggregate, PooledEntityAccuracy } from './audio-aggregate.js';
+import { audioOf } from './audio-aggregate.js';
 import type { Rate, RateWithInterval } from './statistics.js';
-import type { LatencyStats, ScenarioMetrics } from './types.js';
+import type { EntityAccuracySide, LatencyStats, ScenarioMetrics } from './types.js';
 
 const RULE = '-'.repeat(80);
 
@@ -41,6 +43,57 @@ function latencyLines(stats: LatencyStats, indent: string): string[] {
     `${indent}P95: ${stats.p95_ms.toFixed(1)}ms`,
     `${indent}Min: ${stats.min_ms.toFixed(1)}ms`,
     `${indent}Max: ${stats.max_ms.toFixed(1)}ms`,
+  ];
+}
+
+function percent(value: number | null): string {
+  return value === null ? 'N/A' : `${(value * 100).toFixed(2)}%`;
+}
+
+function accuracyText(a: PooledEntityAccuracy | EntityAccuracySide): string {
+  return `${percent(a.accuracy)} (${a.heard_right}/${a.said} values)`;
+}
+
+/** A word error rate, N/A over no reference words. */
+function werText(w: { wer: number | null; reference_words: number }): string {
+  return percent(w.reference_words === 0 ? null : w.wer);
+}
+
+/** The audio lines of one scenario (none for a text-mode scenario). */
+function scenarioAudioLines(m: ScenarioMetrics): string[] {
+  const audio = audioOf(m);
+  if (!audio) return [];
+  const c = audio.clarifications;
+  const lines = [
+    `  Audio: entity accuracy, agent heard ${accuracyText(audio.entity_accuracy.agent_stt)}, user heard ${accuracyText(audio.entity_accuracy.user_stt)}`,
+    `    WER agent heard ${werText(audio.wer.agent_stt)} (normalized ${werText(audio.normalized_wer.agent_stt)}), user heard ${werText(audio.wer.user_stt)} (normalized ${werText(audio.normalized_wer.user_stt)})`,
+    `    Clarification turns: ${c.total}${c.total > 0 ? ` (${c.turns.map((t) => `${t.role} ${t.kind} (turn ${t.turn})`).join(', ')})` : ''}`,
+  ];
+  for (const side of ['agent_stt', 'user_stt'] as const) {
+    const [speaker, listener] = side === 'agent_stt' ? ['user', 'agent'] : ['agent', 'user'];
+    for (const e of audio.entity_accuracy[side].misheard)
+      lines.push(
+        `    Misheard: the ${speaker} said ${e.kind} ${e.said}, the ${listener} heard ${e.heard ?? 'something else'} (turn ${e.turn})`,
+      );
+  }
+  return lines;
+}
+
+/** The run's audio block. */
+function audioLines(a: AudioAggregate): string[] {
+  const c = a.clarifications;
+  return [
+    '',
+    '',
+    `Audio (${a.scenarios} scenario(s)):`,
+    RULE,
+    `  ${'Entity accuracy, agent heard:'.padEnd(38)}${accuracyText(a.entity_accuracy.agent_stt)}`,
+    `  ${'Entity accuracy, user heard:'.padEnd(38)}${accuracyText(a.entity_accuracy.user_stt)}`,
+    `  ${'WER agent heard (raw / normalized):'.padEnd(38)}${werText(a.wer.agent_stt)} / ${werText(a.normalized_wer.agent_stt)}`,
+    `  ${'WER user heard (raw / normalized):'.padEnd(38)}${werText(a.wer.user_stt)} / ${werText(a.normalized_wer.user_stt)}`,
+    `  ${'Clarification turns:'.padEnd(38)}${c.total} (${c.per_scenario.toFixed(2)} per scenario; agent ${c.agent}, user ${c.user})`,
+    `  ${'Barge-ins:'.padEnd(38)}${a.barge_ins}`,
+    `  ${a.misheard_failures} failure(s) trace to a misheard entity.`,
   ];
 }
 
@@ -84,6 +137,7 @@ function scenarioBlock(m: ScenarioMetrics): string[] {
     lines.push(`  Turns/min: ${(m.total_turns / (m.scenario_duration / 60)).toFixed(1)}`);
   lines.push(`  Latency Measurements: ${m.latency_stats.count}`);
   if (m.latency_stats.count > 0) lines.push(...latencyLines(m.latency_stats, '    '));
+  lines.push(...scenarioAudioLines(m));
   return lines;
 }
 
@@ -129,6 +183,7 @@ export function formatSummary(
       'Resume the run to retry them.',
     );
   }
+  if (aggregate.audio) out.push(...audioLines(aggregate.audio));
   const causes = Object.entries(aggregate.failure_causes);
   if (causes.length > 0) {
     out.push('', '', 'Failures by cause (first point off the gold path):');

@@ -31,6 +31,7 @@ import { computeSignals } from './signals.js';
 import type { ScenarioSignals } from './signals.js';
 import type { ScoreInput } from './score-input.js';
 import type { ScenarioMetrics, SuccessBreakdown, Tau2RewardComponent, Tau2Score } from './types.js';
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** Every reward component, in tau2's order. */
 export const TAU2_COMPONENTS: readonly Tau2RewardComponent[] = [
@@ -71,10 +72,6 @@ export interface ToolCallLike {
   arguments: Record<string, unknown>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * tau2's `Action.compare_with_tool_call`: names equal; then the compared keys are `compare_args`,
  * or the predicted call's keys when it is `null` (so extra predicted keys fail and gold-only keys are
@@ -91,17 +88,17 @@ export function compareWithToolCall(gold: Tau2GoldAction, call: ToolCallLike): b
 
 function contextMessages(context: unknown): unknown[] {
   if (Array.isArray(context)) return context;
-  if (isObject(context) && Array.isArray(context['messages'])) return context['messages'];
+  if (isJsonObject(context) && Array.isArray(context['messages'])) return context['messages'];
   return [];
 }
 
 function parseArguments(raw: unknown): Record<string, unknown> | undefined {
-  if (isObject(raw)) return raw;
+  if (isJsonObject(raw)) return raw;
   if (typeof raw !== 'string') return undefined;
   if (raw.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(raw);
-    return isObject(parsed) ? parsed : undefined;
+    return isJsonObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -117,14 +114,14 @@ export function collectToolCalls(run: ScenarioRun): ToolCallLike[] {
   for (const context of [run.agentContext, run.userContext]) {
     for (const message of contextMessages(context)) {
       if (
-        !isObject(message) ||
+        !isJsonObject(message) ||
         message['role'] !== 'assistant' ||
         !Array.isArray(message['tool_calls'])
       )
         continue;
       for (const call of message['tool_calls']) {
-        if (!isObject(call)) continue;
-        const fn = isObject(call['function']) ? call['function'] : call;
+        if (!isJsonObject(call)) continue;
+        const fn = isJsonObject(call['function']) ? call['function'] : call;
         const name = fn['name'];
         const args = parseArguments(fn['arguments']);
         if (typeof name === 'string' && args !== undefined) calls.push({ name, arguments: args });
@@ -137,7 +134,7 @@ export function collectToolCalls(run: ScenarioRun): ToolCallLike[] {
   ]) {
     calls.push({
       name: action.name,
-      arguments: isObject(action.arguments) ? action.arguments : {},
+      arguments: isJsonObject(action.arguments) ? action.arguments : {},
     });
   }
   return calls;
@@ -148,7 +145,7 @@ export function agentMessages(run: ScenarioRun): string[] {
   const texts = run.turns.filter((t) => t.role === 'agent').map((t) => t.text);
   for (const message of contextMessages(run.agentContext)) {
     if (
-      isObject(message) &&
+      isJsonObject(message) &&
       message['role'] === 'assistant' &&
       typeof message['content'] === 'string'
     ) {

@@ -153,6 +153,52 @@ export interface AudioSegmentMetrics {
   wer: number;
 }
 
+/** What kind of value was said: an `extractEntities` kind, or a name-like word run. */
+export type HeardValueKind = SpokenEntityKind | 'name';
+
+/** A value said and heard as something else. */
+export interface MisheardValue {
+  kind: HeardValueKind;
+  /** The value as said (written form). */
+  said: string;
+  /** A value of its kind heard in its place, when there was one. */
+  heard: string | null;
+  /** Index of its segment in `audio.segments`. */
+  turn: number;
+}
+
+/** Entity accuracy of one side's ear (see `entityAccuracySide`). */
+export interface EntityAccuracySide {
+  /** Values the other side said. */
+  said: number;
+  /** Of those, values heard as said. */
+  heard_right: number;
+  /** `heard_right / said`; null when no value was said. */
+  accuracy: number | null;
+  misheard: MisheardValue[];
+}
+
+/** How a clarification turn clarifies (see `clarificationKind`). */
+export type ClarificationKind = 'repeat' | 'spell' | 'confirm' | 'correct';
+
+/** One clarification turn. */
+export interface ClarificationTurn {
+  /** Index of its segment in `audio.segments`. */
+  turn: number;
+  role: BotRole;
+  kind: ClarificationKind;
+  /** Seconds on the conversation's timeline. */
+  at: number;
+}
+
+/** The clarification turns of a scenario (see `clarificationTurns`). */
+export interface Clarifications {
+  total: number;
+  agent: number;
+  user: number;
+  turns: ClarificationTurn[];
+}
+
 /** `metrics.json` `audio` of one scenario (audio mode; see `audioMetrics`). */
 export interface AudioMetrics {
   clock: AudioRecord['clock'];
@@ -165,6 +211,12 @@ export interface AudioMetrics {
   barge_ins: number;
   /** `agent_stt`: what the agent heard of the user; `user_stt`: what the user heard of the agent. */
   wer: { agent_stt: StoredWordErrors; user_stt: StoredWordErrors };
+  /** The same after both texts are put in one canonical spoken form (`normalizedWordErrors`). */
+  normalized_wer: { agent_stt: StoredWordErrors; user_stt: StoredWordErrors };
+  /** `agent_stt`: the values the user said, as the agent heard them; `user_stt`: the reverse. */
+  entity_accuracy: { agent_stt: EntityAccuracySide; user_stt: EntityAccuracySide };
+  /** Turns asking to repeat, spell or confirm a value, or correcting a read-back. */
+  clarifications: Clarifications;
   /** Times to first byte by side and processor, ms. */
   ttfb: Record<BotRole, Record<string, LatencyStats>>;
 }

@@ -56,7 +56,6 @@ const MICROPHONE = 'microphone' as Track.Source;
 export class LiveKitVoice extends BaseVoice {
   readonly #room: LiveKitVoiceRoomLike;
   readonly #options: LiveKitVoiceOptions;
-  readonly #off: (() => void)[] = [];
   /** Agent segments already reported as spoken. */
   readonly #spoken = new Set<string>();
 
@@ -66,7 +65,7 @@ export class LiveKitVoice extends BaseVoice {
     this.#options = options;
     const on = <E extends LiveKitVoiceEvent>(event: E, listener: RoomEventCallbacks[E]) => {
       room.on(event, listener);
-      this.#off.push(() => room.off(event, listener));
+      this.onDispose(() => room.off(event, listener));
     };
     on('connectionStateChanged', (state) => {
       if (String(state) === 'connected') this.setState({ connection: 'connected' });
@@ -132,10 +131,6 @@ export class LiveKitVoice extends BaseVoice {
     const publication = this.#room.localParticipant.getTrackPublication(MICROPHONE);
     if (!publication) return;
     await (muted ? publication.mute() : publication.unmute());
-  }
-
-  protected detach(): void {
-    for (const off of this.#off.splice(0)) off();
   }
 }
 

@@ -72,16 +72,16 @@ describe('resolveRpcMethodName', () => {
       expect(
         resolveRpcMethodName({
           name: 'add_to_cart',
-          frontend_method: override as unknown as string,
+          // @ts-expect-error: overrides of every wrong type, on purpose
+          frontend_method: override,
         }),
       ).toBe('add_to_cart');
     },
   );
   it('rejects an empty name', () => {
     expect(() => resolveRpcMethodName({ name: '' })).toThrow(InvalidToolNameError);
-    expect(() => resolveRpcMethodName({ name: 7 as unknown as string })).toThrow(
-      /non-empty string/,
-    );
+    // @ts-expect-error: a number for the name, on purpose
+    expect(() => resolveRpcMethodName({ name: 7 })).toThrow(/non-empty string/);
   });
   it('accepts an override even when the name is empty', () => {
     expect(resolveRpcMethodName({ name: '', frontend_method: 'x' })).toBe('x');

@@ -5,6 +5,7 @@
  *
  * This module holds data and pure functions only; it performs no I/O.
  */
+import { isJsonObject } from '../util/index.js';
 
 /** Every timeout of the RPC contract, in milliseconds. */
 export const RPC_TIMEOUTS = {
@@ -116,8 +117,9 @@ function fail<T>(path: string, message: string): ParseResult<T> {
   return { ok: false, error: { path, message }, message: path ? `${path}: ${message}` : message };
 }
 
+/** A JSON object that is also a plain one (no class instances): what a wire payload parses to. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  if (!isJsonObject(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }

@@ -2,6 +2,7 @@
  * Validating parsers for inbound RTVI envelopes: the envelope itself, then its data against the
  * schema of its type and direction.
  */
+import { isJsonObject } from '../util/index.js';
 import { z } from 'zod';
 import type { ParseResult } from './rpc.js';
 import { RTVI_MESSAGE_LABEL } from './rtvi.js';
@@ -71,7 +72,7 @@ export function parseEnvelope(input: unknown): EnvelopeParseResult<RTVIMessage> 
       };
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     return {
       ok: false,
       error: { kind: 'invalid', path: '', message: 'message is not a JSON object' },
@@ -80,14 +81,13 @@ export function parseEnvelope(input: unknown): EnvelopeParseResult<RTVIMessage> 
   const parsed = base.safeParse(value);
   if (!parsed.success) {
     const { path, message } = firstIssue(parsed.error, '');
-    const raw = value as Record<string, unknown>;
     const error: EnvelopeError = {
       kind: 'invalid',
       path,
       message: `invalid RTVI envelope: ${message}`,
     };
-    if (typeof raw['id'] === 'string') error.id = raw['id'];
-    if (typeof raw['type'] === 'string') error.type = raw['type'];
+    if (typeof value['id'] === 'string') error.id = value['id'];
+    if (typeof value['type'] === 'string') error.type = value['type'];
     return { ok: false, error };
   }
   const { label, type, id, data } = parsed.data;

@@ -5,6 +5,7 @@
  * Codes 1001-1999 are reserved for built-in errors; applications may throw any
  * other number from a handler.
  */
+import { errorMessage } from '../util/index.js';
 import { truncateBytes } from './utf8.js';
 
 /** Built-in error codes, identical to livekit-client's `RpcError.ErrorCode`. */
@@ -113,7 +114,7 @@ export class RpcError extends Error {
         });
       }
     }
-    const text = value instanceof Error ? value.message : String(value);
+    const text = errorMessage(value);
     return RpcError.builtIn('APPLICATION_ERROR', `Uncaught error: ${text}`, { cause: value });
   }
 

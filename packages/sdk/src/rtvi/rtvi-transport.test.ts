@@ -8,10 +8,8 @@ import type { RTVIMessage } from '../protocol/index.js';
 import { RpcError } from '../rpc/errors.js';
 import type { RpcDisconnectEvent } from '../rpc/transport.js';
 import { ScenaroSession } from '../session/scenaro-session.js';
-import {
-  createNodePipecatClient,
-  usePipecatNodeInEachSuite,
-} from '../test-support/pipecat-node.js';
+import { createPipecatNodeClient } from '../pipecat-node/index.js';
+import { usePipecatNodeInEachSuite } from '../test-support/pipecat-suite.js';
 import { TestBot, clientMessage } from '../test-support/rtvi-test-bot.js';
 import { createRtviTransport } from './rtvi-transport.js';
 import type { RtviClientLike, RtviTransport } from './rtvi-transport.js';
@@ -47,7 +45,7 @@ describe('RTVI transport with the real PipecatClient', () => {
 
   async function connect(): Promise<void> {
     bot = await TestBot.start(botCalls);
-    client = createNodePipecatClient().client;
+    client = createPipecatNodeClient().client;
     transport = createRtviTransport(client, { remoteIdentity: 'bot' });
     session = new ScenaroSession({
       transport,

@@ -15,6 +15,7 @@
  * There is one peer, the agent: calls go to `remoteIdentity` (or to any identity
  * an inbound request named as its caller).
  */
+import { errorMessage } from '../util/index.js';
 import {
   RTVI_RPC_MESSAGES,
   isRtviRpcRequest,
@@ -349,7 +350,7 @@ function errorName(err: unknown): string | undefined {
 
 /** A failure thrown while sending (client not ready, message too large). */
 function toSendError(err: unknown): RpcError {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   if (errorName(err) === 'MessageTooLargeError') {
     return RpcError.builtIn('REQUEST_PAYLOAD_TOO_LARGE', message, { cause: err });
   }

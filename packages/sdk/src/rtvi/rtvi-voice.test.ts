@@ -5,10 +5,8 @@ import type { PipecatClient } from '@pipecat-ai/client-js';
 import type { WebSocketTransport } from '@pipecat-ai/websocket-transport';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serverEvent } from '../protocol/index.js';
-import {
-  createNodePipecatClient,
-  usePipecatNodeInEachSuite,
-} from '../test-support/pipecat-node.js';
+import { createPipecatNodeClient } from '../pipecat-node/index.js';
+import { usePipecatNodeInEachSuite } from '../test-support/pipecat-suite.js';
 import { TestBot } from '../test-support/rtvi-test-bot.js';
 import { ScriptedEmitter } from '../test-support/scripted-emitter.js';
 import type { VoiceEvents } from '../voice/types.js';
@@ -36,7 +34,7 @@ function record(voice: RtviVoice): string[] {
   ];
   for (const name of names) {
     voice.on(name, (payload) => {
-      const p = payload as unknown as Record<string, unknown>;
+      const p: Record<string, unknown> = { ...payload };
       const detail =
         name === 'transcript'
           ? `${String(p['text'])}${p['final'] ? '' : '…'}`
@@ -80,7 +78,7 @@ describe('RTVI voice with the real PipecatClient', () => {
   async function start(tap: boolean): Promise<string[]> {
     bot = await TestBot.start(() => undefined);
     let messages: ReturnType<typeof tapRtviMessages> | undefined;
-    client = createNodePipecatClient({
+    client = createPipecatNodeClient({
       beforeClient: (transport) => {
         if (tap) messages = tapRtviMessages(transport);
       },

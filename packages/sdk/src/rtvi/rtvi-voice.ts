@@ -72,7 +72,6 @@ function errorOf(message: { data?: unknown } | null | undefined): { text: string
 export class RtviVoice extends BaseVoice {
   readonly #client: RtviVoiceClientLike;
   readonly #options: RtviVoiceOptions;
-  readonly #off: (() => void)[] = [];
 
   constructor(client: RtviVoiceClientLike, options: RtviVoiceOptions = {}) {
     super();
@@ -80,7 +79,7 @@ export class RtviVoice extends BaseVoice {
     this.#options = options;
     const on = <E extends RtviVoiceEvent>(event: E, listener: RtviVoiceListener<E>) => {
       client.on(event, listener);
-      this.#off.push(() => client.off(event, listener));
+      this.onDispose(() => client.off(event, listener));
     };
     on('botReady', () => this.setState({ connection: 'connected' }));
     on('disconnected', () => this.closed());
@@ -97,7 +96,7 @@ export class RtviVoice extends BaseVoice {
     const unsubscribe = options.messages?.subscribe((message) => {
       if (message.type === 'bot-interrupted') this.botInterrupted(false);
     });
-    if (unsubscribe) this.#off.push(unsubscribe);
+    if (unsubscribe) this.onDispose(unsubscribe);
   }
 
   protected async open(): Promise<void> {
@@ -125,10 +124,6 @@ export class RtviVoice extends BaseVoice {
     if (mic?.setMuted) return mic.setMuted(muted);
     if (mic) return mic.setMic(!muted);
     this.#client.enableMic(!muted);
-  }
-
-  protected detach(): void {
-    for (const off of this.#off.splice(0)) off();
   }
 }
 

@@ -98,6 +98,21 @@ function countTimeouts(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 }
 
+/** Call `hang` {@link BURST} times (ids `<prefix>_<i>`); `answered()` counts the answers so far. */
+function callHangBurst(s: Setup, prefix: string) {
+  const ids = Array.from({ length: BURST }, (_, i) => `${prefix}_${i}`);
+  let answered = 0;
+  const burst = Promise.all(
+    ids.map((id, i) =>
+      call(s.agent, 'hang', id, i).then((answer) => {
+        answered++;
+        return answer;
+      }),
+    ),
+  );
+  return { ids, burst, answered: () => answered };
+}
+
 function expectAllTimedOut(answers: RpcToolResponse[], ids: string[], s: Setup): void {
   expect(answers).toHaveLength(BURST);
   const codes = new Map<string, number>();
@@ -129,16 +144,7 @@ describe('burst of 1,000 calls to a handler that never answers', () => {
     const timersBefore = countTimeouts();
     const s = setup();
     const started = performance.now();
-    const ids = Array.from({ length: BURST }, (_, i) => `hang_${i}`);
-    let answered = 0;
-    const burst = Promise.all(
-      ids.map((id, i) =>
-        call(s.agent, 'hang', id, i).then((answer) => {
-          answered++;
-          return answer;
-        }),
-      ),
-    );
+    const { ids, burst, answered } = callHangBurst(s, 'hang');
     // During the burst, another tool is answered while every hanging call still waits.
     const echoes = await Promise.all(
       Array.from({ length: 200 }, (_, i) => call(s.agent, 'echo', `echo_${i}`, i)),
@@ -146,7 +152,7 @@ describe('burst of 1,000 calls to a handler that never answers', () => {
     expect(echoes.every((e, i) => e.code === 'SUCCESS' && (e.data as { n: number }).n === i)).toBe(
       true,
     );
-    expect(answered).toBe(0);
+    expect(answered()).toBe(0);
     expect(s.session.inflightCount).toBe(BURST);
 
     const answers = await burst;
@@ -164,23 +170,14 @@ describe('burst of 1,000 calls to a handler that never answers', () => {
   it('leaves no timer behind (fake timers, exact deadline)', async () => {
     vi.useFakeTimers();
     const s = setup();
-    const ids = Array.from({ length: BURST }, (_, i) => `fake_${i}`);
-    let answered = 0;
-    const burst = Promise.all(
-      ids.map((id, i) =>
-        call(s.agent, 'hang', id, i).then((answer) => {
-          answered++;
-          return answer;
-        }),
-      ),
-    );
+    const { ids, burst, answered } = callHangBurst(s, 'fake');
     await vi.advanceTimersByTimeAsync(ANSWER_AFTER_MS - 1);
-    expect(answered).toBe(0);
+    expect(answered()).toBe(0);
     expect(s.session.inflightCount).toBe(BURST);
     expect(s.user.runningHandlerCount).toBe(BURST);
     await vi.advanceTimersByTimeAsync(1);
     const answers = await burst;
-    expect(answered).toBe(BURST);
+    expect(answered()).toBe(BURST);
     expectAllTimedOut(answers, ids, s);
     expectNothingLeft(s);
     expect(vi.getTimerCount()).toBe(0);

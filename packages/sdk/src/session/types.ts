@@ -74,7 +74,8 @@ export type ToolHandlers = Readonly<Record<string, ToolHandler>>;
 export function defineToolHandler<A extends Record<string, unknown>>(
   handler: ToolHandler<A>,
 ): ToolHandler {
-  return handler as unknown as ToolHandler;
+  return (requestId, args, settings, collections, context) =>
+    handler(requestId, args as A, settings, collections, context);
 }
 
 /** Lifecycle of one tool call as the UI sees it. */

@@ -8,6 +8,7 @@
  * the local microphone and its track's mute), whose room events the test plays
  * with `emit`. Test-only: it imports livekit-client at run time.
  */
+import { errorMessage } from '../util/index.js';
 import { RpcError as LiveKitRpcError } from 'livekit-client';
 import type { PerformRpcParams, RpcInvocationData } from 'livekit-client';
 import { RpcError } from '../rpc/errors.js';
@@ -101,7 +102,7 @@ export class FakeLiveKitRoom extends ScriptedEmitter {
         return await handler({ requestId, callerIdentity, payload, responseTimeout });
       } catch (err) {
         if (err instanceof LiveKitRpcError) throw new RpcError(err.code, err.message, err.data);
-        const text = err instanceof Error ? err.message : String(err);
+        const text = errorMessage(err);
         throw RpcError.builtIn('APPLICATION_ERROR', `Uncaught error: ${text}`);
       }
     });

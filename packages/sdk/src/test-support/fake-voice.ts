@@ -24,7 +24,7 @@ export class FakeVoice extends BaseVoice {
   protected async applyMute(muted: boolean): Promise<void> {
     this.calls.push(`mute ${muted}`);
   }
-  protected detach(): void {
+  protected override detach(): void {
     this.calls.push('detach');
   }
 

@@ -38,6 +38,7 @@ export abstract class BaseVoice implements Voice {
   readonly #events = new Emitter<VoiceEvents>();
   readonly #subscribers = new Set<() => void>();
   readonly #captures: ((transcript: UserTranscript) => void)[] = [];
+  readonly #cleanups: (() => void)[] = [];
   /** The reply being spoken was already reported interrupted. */
   #interruptedReply = false;
 
@@ -130,8 +131,15 @@ export abstract class BaseVoice implements Voice {
   protected abstract applyMic(enabled: boolean): Promise<void>;
   /** Stop or resume sending the captured audio. */
   protected abstract applyMute(muted: boolean): Promise<void>;
-  /** Stop listening to the connection's events. */
-  protected abstract detach(): void;
+  /** Stop listening to the connection's events: runs what {@link onDispose} was given. */
+  protected detach(): void {
+    for (const cleanup of this.#cleanups.splice(0)) cleanup();
+  }
+
+  /** Have `cleanup` run on dispose (e.g. to stop listening to one of the connection's events). */
+  protected onDispose(cleanup: () => void): void {
+    this.#cleanups.push(cleanup);
+  }
 
   // --- what an adapter reports ------------------------------------------------
 

@@ -8,6 +8,7 @@
  * The microphone is turned on for the dictation (after the agent has started it, so no word is
  * lost) and back off after, unless it was on already.
  */
+import { errorMessage } from '../util/index.js';
 import { DictationTimeoutError } from '../session/composer.js';
 import type { ComposerDictation, DictationAction } from '../session/composer.js';
 import type { UserTranscript, Voice } from './types.js';
@@ -58,7 +59,7 @@ function failureMessage(action: DictationAction, error: unknown): string {
   if (error instanceof DictationTimeoutError) {
     return timeoutMessage(action, Math.round(error.timeoutMs / 1000));
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   const what = { start: 'start', end: 'finish', cancel: 'cancel' }[action];
   return `Sorry, dictation could not ${what}: ${detail}.`;
 }

@@ -3,6 +3,7 @@
  * the `navigator.mediaDevices` of the page (or one passed in); nothing here needs a voice
  * connection.
  */
+import { errorMessage } from '../util/index.js';
 import type { MicError, MicProblem } from './types.js';
 
 /** The part of `MediaDevices` used here. */
@@ -46,7 +47,7 @@ export function micErrorOf(error: unknown): MicError {
     case 'TypeError':
       return micError('unsupported');
     default: {
-      const detail = error instanceof Error ? error.message : String(error ?? '');
+      const detail = errorMessage(error ?? '');
       return micError('failed', detail || undefined);
     }
   }

@@ -6,12 +6,14 @@ import { espeakNgEngine } from './espeak-ng/engine.js';
 import { fliteEngine } from './flite/engine.js';
 import { noneSttEngine, noneTtsEngine } from './none/engine.js';
 import { openaiSttEngine, openaiTtsEngine } from './openai/engine.js';
+import { oracleEngine } from './oracle/engine.js';
 import { pocketsphinxEngine } from './pocketsphinx/engine.js';
 import type { AnySpeechEngine } from './speech-engine.js';
 
 export const BUILT_IN_SPEECH_ENGINES: readonly AnySpeechEngine[] = [
   pocketsphinxEngine,
   openaiSttEngine,
+  oracleEngine,
   noneSttEngine,
   fliteEngine,
   openaiTtsEngine,

@@ -38,4 +38,5 @@ export { espeakNgEngine } from './espeak-ng/engine.js';
 export { fliteEngine } from './flite/engine.js';
 export { noneSttEngine, noneTtsEngine } from './none/engine.js';
 export { openaiSttEngine, openaiTtsEngine } from './openai/engine.js';
+export { ORACLE_FAULTS, oracleEngine } from './oracle/engine.js';
 export { FAST_CLOCK_FINAL_TIMEOUT_MS, pocketsphinxEngine } from './pocketsphinx/engine.js';

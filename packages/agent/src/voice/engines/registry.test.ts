@@ -61,7 +61,12 @@ function recordingTts(name: string, built: { settings: unknown; context: unknown
 
 describe('the built-in speech engines', () => {
   it('are registered in --help order, each with its capabilities and options', () => {
-    expect(speechEngines('stt').map((e) => e.name)).toEqual(['pocketsphinx', 'openai', 'none']);
+    expect(speechEngines('stt').map((e) => e.name)).toEqual([
+      'pocketsphinx',
+      'openai',
+      'oracle',
+      'none',
+    ]);
     expect(speechEngines('tts').map((e) => e.name)).toEqual([
       'flite',
       'openai',
@@ -93,6 +98,7 @@ describe('the built-in speech engines', () => {
       'sttBaseUrl',
       'sttModel',
       'speechApiKeyEnv',
+      'sttFault',
       'ttsVoice',
       'ttsBaseUrl',
       'ttsModel',
@@ -107,7 +113,7 @@ describe('the built-in speech engines', () => {
   it('say which engines there are when one is not', () => {
     expect(findSpeechEngine('stt', 'whisper')).toBeUndefined();
     expect(() => getSpeechEngine('stt', 'whisper')).toThrow(
-      "no speech-to-text engine 'whisper'; the engines: pocketsphinx, openai, none",
+      "no speech-to-text engine 'whisper'; the engines: pocketsphinx, openai, oracle, none",
     );
   });
 });

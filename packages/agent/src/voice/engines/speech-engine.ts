@@ -126,6 +126,12 @@ export interface SpeechEngine<
   /** One line for `--help`: what it is and where it runs. */
   readonly description: string;
   readonly capabilities: SpeechEngineCapabilities;
+  /**
+   * Why only an evaluation's local bots can use the engine (e.g. it is told what the other bot
+   * said by the evaluation's bridge): any other voice (`scenaro serve`, `scenaro demo`) refuses
+   * it with this reason. Unset: any bot can use it.
+   */
+  readonly evaluationOnly?: string;
   readonly options: S;
   /**
    * Build the engine. Undefined means no engine at all (`none`: the bot does not listen, or

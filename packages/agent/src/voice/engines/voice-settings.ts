@@ -55,6 +55,11 @@ export interface BuildSpeechVoiceOptions {
   /** How messages name a setting (a command line: its flag). @default the setting itself */
   name?: (setting: string) => string;
   /**
+   * The voice of an evaluation's local bot: engines only those can use (`evaluationOnly`, the
+   * oracle) are allowed. @default false: they are refused, naming why
+   */
+  evaluation?: boolean;
+  /**
    * Check that the engines can run here: a speech-to-text engine that is not installed is
    * reported in `warnings` (and stays in the voice); any other problem is an error. @default true
    */
@@ -156,6 +161,9 @@ export async function buildSpeechVoice(
   const name = options.name ?? ((setting: string) => setting);
   const sttEngine = chosenEngine(settings, 'stt', name);
   const ttsEngine = chosenEngine(settings, 'tts', name);
+  for (const engine of [sttEngine, ttsEngine])
+    if (engine.evaluationOnly !== undefined && options.evaluation !== true)
+      throw new Error(`${name(engine.kind)} ${engine.name}: ${engine.evaluationOnly}`);
   refuseUnused(settings, [sttEngine, ttsEngine], name);
   let stopMs: number | undefined;
   if (settings.vadStopMs !== undefined) {

@@ -6,7 +6,8 @@
  * @module
  */
 import type { ContextMessage, JsonObject } from '@scenaro/agent';
-import type { CartView } from '../cart.js';
+import { isJsonObject } from '@scenaro/sdk/util';
+import type { CartView } from '../model/cart.js';
 
 /** One tool call of the current turn with its result. */
 export interface Exchange {
@@ -19,11 +20,6 @@ export interface Exchange {
   error?: string;
 }
 
-/** A JSON object (not an array, not null). */
-export function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -34,12 +30,13 @@ function parseJson(text: string): unknown {
 
 /** A tool result's failure: `{error}` from the bot, or a non-SUCCESS `RpcToolResponse` from the browser. */
 function failureOf(result: unknown): string | undefined {
-  if (!isObject(result)) return undefined;
+  if (!isJsonObject(result)) return undefined;
   if (typeof result['error'] === 'string') return result['error'];
   const code = result['code'];
   if (typeof code === 'string' && code !== 'SUCCESS' && 'requestId' in result) {
     const data = result['data'];
-    const message = isObject(data) && typeof data['message'] === 'string' ? data['message'] : '';
+    const message =
+      isJsonObject(data) && typeof data['message'] === 'string' ? data['message'] : '';
     return message ? `${code}: ${message}` : code;
   }
   return undefined;
@@ -63,7 +60,7 @@ export function exchangesOf(messages: readonly ContextMessage[]): Exchange[] {
       const error = answer ? failureOf(result) : 'no result';
       out.push({
         name: call.function.name,
-        args: isObject(args) ? args : {},
+        args: isJsonObject(args) ? args : {},
         ok: error === undefined,
         result,
         ...(error === undefined ? {} : { error }),
@@ -86,11 +83,11 @@ export function memoryOf(messages: readonly ContextMessage[]): Memory {
   const memory: Memory = { grid: [] };
   for (const exchange of exchangesOf(messages)) {
     if (!exchange.ok) continue;
-    if (exchange.name === 'search_products' && isObject(exchange.result)) {
+    if (exchange.name === 'search_products' && isJsonObject(exchange.result)) {
       const results = exchange.result['results'];
       if (Array.isArray(results) && results.length > 0) {
         memory.grid = results.flatMap((r) =>
-          isObject(r) && typeof r['product_id'] === 'string' ? [r['product_id']] : [],
+          isJsonObject(r) && typeof r['product_id'] === 'string' ? [r['product_id']] : [],
         );
       }
     } else if (exchange.name === 'show_products') {
@@ -116,5 +113,5 @@ export function previousAssistantText(messages: readonly ContextMessage[], befor
 
 /** A cart as the cart tools return it. */
 export function isCartView(value: unknown): value is CartView {
-  return isObject(value) && Array.isArray(value['items']) && typeof value['total'] === 'number';
+  return isJsonObject(value) && Array.isArray(value['items']) && typeof value['total'] === 'number';
 }

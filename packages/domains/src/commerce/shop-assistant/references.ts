@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { findProduct } from '../catalog.js';
-import type { CommerceDb, Product } from '../db-types.js';
-import { tokenize } from '../search.js';
+import { findProduct } from '../model/catalog.js';
+import type { CommerceDb, Product } from '../model/db-types.js';
+import { tokenize } from '../model/search.js';
 import type { Memory } from './context.js';
 import { ORDINAL_WORDS, toNumber } from './words.js';
 

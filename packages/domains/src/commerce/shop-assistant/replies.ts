@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { isInStock } from '../catalog.js';
-import type { CartLineView, CartView } from '../cart.js';
-import type { Product } from '../db-types.js';
+import type { CartLineView, CartView } from '../model/cart.js';
+import { isInStock } from '../model/catalog.js';
+import type { Product } from '../model/db-types.js';
 
 /** What the assistant says first, once per conversation. */
 export const SHOP_ASSISTANT_GREETING =

@@ -5,8 +5,8 @@
  * @module
  */
 import type { JsonObject } from '@scenaro/agent';
-import type { CommerceDb } from '../db-types.js';
-import { searchProducts, tokenize } from '../search.js';
+import type { CommerceDb } from '../model/db-types.js';
+import { searchProducts, tokenize } from '../model/search.js';
 import { hasReference } from './references.js';
 import { roundMoney } from './replies.js';
 import { NUMBER, PRICE, toNumber } from './words.js';

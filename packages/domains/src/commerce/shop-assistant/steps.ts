@@ -6,10 +6,10 @@
  * @module
  */
 import type { JsonObject } from '@scenaro/agent';
-import { findProduct, isInStock, optionValues } from '../catalog.js';
-import type { CartView } from '../cart.js';
-import { VARIANT_OPTION_KEYS } from '../db-types.js';
-import type { CommerceDb, Product, User } from '../db-types.js';
+import type { CartView } from '../model/cart.js';
+import { findProduct, isInStock, optionValues } from '../model/catalog.js';
+import { VARIANT_OPTION_KEYS } from '../model/db-types.js';
+import type { CommerceDb, Product, User } from '../model/db-types.js';
 import { isCartView } from './context.js';
 import type { Exchange, Memory } from './context.js';
 import { bestNameMatches, firstOrdinal, resolveProducts } from './references.js';

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { optionValues } from '../catalog.js';
-import { VARIANT_OPTION_KEYS } from '../db-types.js';
-import type { CommerceDb, Product, Variant, VariantOptionKey } from '../db-types.js';
+import { optionValues } from '../model/catalog.js';
+import { VARIANT_OPTION_KEYS } from '../model/db-types.js';
+import type { CommerceDb, Product, Variant, VariantOptionKey } from '../model/db-types.js';
 import { listWords } from './replies.js';
 import { normalize } from './words.js';
 

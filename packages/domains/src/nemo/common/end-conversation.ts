@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { nemoTool } from './nemo-tool.js';
+import { nemoTool } from '../../common/tool-kit.js';
 
 /** The tool every NeMo suite's agent ends a conversation with. */
 export const nemoEndConversationTool = nemoTool({

@@ -4,16 +4,12 @@
  *
  * @module
  */
-import type { JsonObject } from '@scenaro/agent';
 import { PythonError, pythonRepr, pythonTypeName } from '@scenaro/agent/python';
-
-function isDict(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from '@scenaro/sdk/util';
 
 /** `key in container` for a string key. */
 export function pyContains(container: unknown, key: string): boolean {
-  if (isDict(container)) return Object.hasOwn(container, key);
+  if (isJsonObject(container)) return Object.hasOwn(container, key);
   if (typeof container === 'string') return container.includes(key);
   if (Array.isArray(container)) return container.includes(key);
   throw new PythonError(
@@ -24,7 +20,7 @@ export function pyContains(container: unknown, key: string): boolean {
 
 /** `container[key]` for a string key. */
 export function pyItem(container: unknown, key: string): unknown {
-  if (isDict(container)) {
+  if (isJsonObject(container)) {
     if (!Object.hasOwn(container, key)) throw new PythonError('KeyError', pythonRepr(key));
     return container[key];
   }
@@ -40,6 +36,6 @@ export function pyItem(container: unknown, key: string): unknown {
 export function pyIterate(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') return [...value];
-  if (isDict(value)) return Object.keys(value);
+  if (isJsonObject(value)) return Object.keys(value);
   throw new PythonError('TypeError', `'${pythonTypeName(value)}' object is not iterable`);
 }

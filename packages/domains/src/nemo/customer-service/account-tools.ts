@@ -8,7 +8,7 @@
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
 import { pyFloatCall, pythonRepr, pythonStr } from '@scenaro/agent/python';
-import { nemoTool } from '../common/nemo-tool.js';
+import { nemoParameters, nemoTool, numberParam, stringParam } from '../../common/tool-kit.js';
 import {
   accountNotFound,
   findAccount,
@@ -17,11 +17,35 @@ import {
 } from './accounts.js';
 import { formatMoney, parseMoney } from './money.js';
 
-const accountIdParameter = (description: string) => ({
-  type: 'object' as const,
-  properties: { account_id: { type: 'string', description } },
-  required: ['account_id'],
-});
+const accountIdParameter = (description: string) =>
+  nemoParameters({ account_id: stringParam(description) });
+
+/**
+ * A tool that sets `fields` of the account with the given `account_id` and answers with the
+ * changed account (NeMo's not-found answer when there is none).
+ */
+function accountUpdateTool(
+  name: string,
+  description: string,
+  idDescription: string,
+  fields: Record<string, string>,
+) {
+  return seedsEmptyAccounts(
+    nemoTool({
+      name,
+      description,
+      parameters: accountIdParameter(idDescription),
+      kind: 'read',
+      concurrent: false,
+      execute: (args: JsonObject, context: ToolContext) => {
+        const account = findAccount(context, args['account_id']);
+        if (!account) return accountNotFound(args['account_id']);
+        Object.assign(account, fields);
+        return { success: true, account_id: args['account_id'], account };
+      },
+    }),
+  );
+}
 
 export const lookupAccountTool = seedsAccountsFromKwargs(
   nemoTool({
@@ -34,22 +58,11 @@ export const lookupAccountTool = seedsAccountsFromKwargs(
   }),
 );
 
-export const unlockAccountTool = seedsEmptyAccounts(
-  nemoTool({
-    name: 'UnlockAccountTool',
-    description:
-      "Unlock a customer account that has been locked due to failed login attempts. Resets account_status to 'Active' and failed_login_attempts to '0'.",
-    parameters: accountIdParameter('The customer account ID to unlock.'),
-    kind: 'read',
-    concurrent: false,
-    execute: (args: JsonObject, context: ToolContext) => {
-      const account = findAccount(context, args['account_id']);
-      if (!account) return accountNotFound(args['account_id']);
-      account['account_status'] = 'Active';
-      account['failed_login_attempts'] = '0';
-      return { success: true, account_id: args['account_id'], account };
-    },
-  }),
+export const unlockAccountTool = accountUpdateTool(
+  'UnlockAccountTool',
+  "Unlock a customer account that has been locked due to failed login attempts. Resets account_status to 'Active' and failed_login_attempts to '0'.",
+  'The customer account ID to unlock.',
+  { account_status: 'Active', failed_login_attempts: '0' },
 );
 
 export const processRefundTool = seedsEmptyAccounts(
@@ -57,23 +70,17 @@ export const processRefundTool = seedsEmptyAccounts(
     name: 'ProcessRefundTool',
     description:
       'Issue a refund on a customer account. Appends a negative charge entry to recent_charges and reduces the account balance by the refund amount.',
-    parameters: {
-      type: 'object',
-      properties: {
-        account_id: { type: 'string', description: 'The customer account ID to refund.' },
-        amount: {
-          type: 'number',
-          description: 'The refund amount in dollars, for example 49.99.',
-        },
-        description: {
-          type: 'string',
-          description:
-            "A short description of what is being refunded, for example 'Extended Warranty'.",
-        },
-        date: { type: 'string', description: 'The refund date in YYYY-MM-DD format.' },
+    parameters: nemoParameters(
+      {
+        account_id: stringParam('The customer account ID to refund.'),
+        amount: numberParam('The refund amount in dollars, for example 49.99.'),
+        description: stringParam(
+          "A short description of what is being refunded, for example 'Extended Warranty'.",
+        ),
+        date: stringParam('The refund date in YYYY-MM-DD format.'),
       },
-      required: ['account_id', 'amount', 'description', 'date'],
-    },
+      ['account_id', 'amount', 'description', 'date'],
+    ),
     kind: 'read',
     concurrent: false,
     execute: (args: JsonObject, context: ToolContext) => {
@@ -114,17 +121,16 @@ const CHANGE_PLAN_DESCRIPTION =
 /** The schema of `ChangePlanTool` for a plan table: the plan names are listed. */
 function changePlanParameters(plans: Record<string, unknown>) {
   const names = Object.keys(plans).join(', ');
-  return {
-    type: 'object' as const,
-    properties: {
-      account_id: { type: 'string', description: 'The customer account ID to modify.' },
+  return nemoParameters(
+    {
+      account_id: stringParam('The customer account ID to modify.'),
       new_plan: {
         type: 'string',
         description: names ? `The new plan name. Available plans: ${names}.` : 'The new plan name.',
       },
     },
-    required: ['account_id', 'new_plan'],
-  };
+    ['account_id', 'new_plan'],
+  );
 }
 
 export const changePlanTool = seedsEmptyAccounts(
@@ -165,20 +171,9 @@ export const changePlanTool = seedsEmptyAccounts(
   }),
 );
 
-export const cancelSubscriptionTool = seedsEmptyAccounts(
-  nemoTool({
-    name: 'CancelSubscriptionTool',
-    description:
-      "Cancel a customer's subscription. Sets plan to 'Canceled' and monthly_rate to '$0.00'. Service remains active until the current billing cycle ends.",
-    parameters: accountIdParameter('The customer account ID to cancel.'),
-    kind: 'read',
-    concurrent: false,
-    execute: (args: JsonObject, context: ToolContext) => {
-      const account = findAccount(context, args['account_id']);
-      if (!account) return accountNotFound(args['account_id']);
-      account['plan'] = 'Canceled';
-      account['monthly_rate'] = '$0.00';
-      return { success: true, account_id: args['account_id'], account };
-    },
-  }),
+export const cancelSubscriptionTool = accountUpdateTool(
+  'CancelSubscriptionTool',
+  "Cancel a customer's subscription. Sets plan to 'Canceled' and monthly_rate to '$0.00'. Service remains active until the current billing cycle ends.",
+  'The customer account ID to cancel.',
+  { plan: 'Canceled', monthly_rate: '$0.00' },
 );

@@ -7,7 +7,13 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { nemoTool, pushFinalResponse } from '../common/nemo-tool.js';
+import {
+  enumParam,
+  nemoParameters,
+  nemoTool,
+  pushFinalResponse,
+  stringParam,
+} from '../../common/tool-kit.js';
 import {
   accountNotFound,
   accountsOf,
@@ -18,22 +24,18 @@ import {
 } from './accounts.js';
 
 const orderParameters = (accountDescription: string, orderDescription: string) => ({
-  account_id: { type: 'string', description: accountDescription },
-  order_id: { type: 'string', description: orderDescription },
+  account_id: stringParam(accountDescription),
+  order_id: stringParam(orderDescription),
 });
 
 export const checkOrderStatusTool = seedsEmptyAccounts(
   nemoTool({
     name: 'CheckOrderStatusTool',
     description: 'Check the status of a customer order by account ID and order ID.',
-    parameters: {
-      type: 'object',
-      properties: orderParameters(
-        'The customer account ID the order belongs to.',
-        'The order ID to check.',
-      ),
-      required: ['account_id', 'order_id'],
-    },
+    parameters: nemoParameters(
+      orderParameters('The customer account ID the order belongs to.', 'The order ID to check.'),
+      ['account_id', 'order_id'],
+    ),
     kind: 'read',
     execute: (args: JsonObject, context: ToolContext) => {
       const account = findAccount(context, args['account_id']);
@@ -50,20 +52,18 @@ export const startItemReturnTool = seedsEmptyAccounts(
     name: 'StartItemReturnTool',
     description:
       "Initiate a return for a customer order. Sets the order status to 'Return Started' and records the return reason.",
-    parameters: {
-      type: 'object',
-      properties: {
+    parameters: nemoParameters(
+      {
         ...orderParameters(
           'The customer account ID the order belongs to.',
           'The order ID to start a return for.',
         ),
-        reason: {
-          type: 'string',
-          description: "A short reason for the return, for example 'defective' or 'wrong item'.",
-        },
+        reason: stringParam(
+          "A short reason for the return, for example 'defective' or 'wrong item'.",
+        ),
       },
-      required: ['account_id', 'order_id', 'reason'],
-    },
+      ['account_id', 'order_id', 'reason'],
+    ),
     kind: 'read',
     concurrent: false,
     execute: (args: JsonObject, context: ToolContext) => {
@@ -89,23 +89,18 @@ const RESOLVE_DESCRIPTION =
 
 /** The schema of `ResolveTicketTool` for its `resolution_types` kwarg. */
 function resolveParameters(types: readonly string[]) {
-  return {
-    type: 'object' as const,
-    properties: {
-      account_id: { type: 'string', description: "The customer's account ID." },
-      issue_summary: { type: 'string', description: "Brief summary of the customer's issue." },
-      resolution_type: {
-        type: 'string',
-        enum: [...types],
-        description: `Type of resolution applied. Must be exactly one of: ${types.join(', ')}.`,
-      },
-      resolution_details: {
-        type: 'string',
-        description: 'Details of how the issue was resolved.',
-      },
+  return nemoParameters(
+    {
+      account_id: stringParam("The customer's account ID."),
+      issue_summary: stringParam("Brief summary of the customer's issue."),
+      resolution_type: enumParam(
+        types,
+        `Type of resolution applied. Must be exactly one of: ${types.join(', ')}.`,
+      ),
+      resolution_details: stringParam('Details of how the issue was resolved.'),
     },
-    required: ['account_id', 'issue_summary', 'resolution_type', 'resolution_details'],
-  };
+    ['account_id', 'issue_summary', 'resolution_type', 'resolution_details'],
+  );
 }
 
 export const resolveTicketTool = nemoTool({

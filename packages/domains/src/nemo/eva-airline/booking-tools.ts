@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { pyIntFromString } from '@scenaro/agent/python';
-import { pyTruthy } from '../common/nemo-tool.js';
-import { evaTool, num, optStr, str, text } from './eva-tool.js';
-import { KINDS, model } from './fields.js';
+import { pyIntFromString, pyTruthy } from '@scenaro/agent/python';
+import { isJsonObject } from '@scenaro/sdk/util';
+import { evaTool, num, optStr, str } from './params.js';
+import { KINDS, PARAMS } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -29,20 +29,16 @@ export const cancelReservationTool = evaTool({
   name: 'CancelReservationTool',
   description:
     'Cancel a specific journey within a booking. If all journeys end up cancelled, the reservation itself is marked cancelled. Returns refund and credit eligibility.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    journey_id: text('Journey ID of the booking to cancel, from get_reservation.'),
-    cancellation_reason: text(
-      'One of: voluntary, irrops_refund, 24_hour_rule, schedule_unacceptable, medical, bereavement.',
-    ),
-  },
-  required: ['confirmation_number', 'journey_id', 'cancellation_reason'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['journey_id', KINDS.journeyId],
-    ['cancellation_reason', KINDS.cancellationReason],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    ['journey_id', KINDS.journeyId, 'Journey ID of the booking to cancel, from get_reservation.'],
+    [
+      'cancellation_reason',
+      KINDS.cancellationReason,
+      'One of: voluntary, irrops_refund, 24_hour_rule, schedule_unacceptable, medical, bereavement.',
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const journeyId = str(values, 'journey_id');
@@ -116,24 +112,19 @@ export const assignSeatTool = evaTool({
   name: 'AssignSeatTool',
   description:
     'Assign a seat to a passenger based on preference (window, aisle, middle, no_preference). Always ask the passenger for their preference before calling — do not assume.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    passenger_id: text('Passenger identifier (e.g., PAX001).'),
-    journey_id: text('Journey ID from get_reservation.'),
-    seat_preference: text('One of: window, aisle, middle, no_preference.'),
-    flight_number: text(
-      'For multi-segment journeys, the flight number to assign seat on. Omit for single-segment.',
-    ),
-  },
-  required: ['confirmation_number', 'passenger_id', 'journey_id', 'seat_preference'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['passenger_id', KINDS.passengerId],
-    ['journey_id', KINDS.journeyId],
-    ['seat_preference', KINDS.seatPreference],
-    ['flight_number', KINDS.optionalFlightNumber, 'optional'],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
+    PARAMS.journeyId,
+    ['seat_preference', KINDS.seatPreference, 'One of: window, aisle, middle, no_preference.'],
+    [
+      'flight_number',
+      KINDS.optionalFlightNumber,
+      'For multi-segment journeys, the flight number to assign seat on. Omit for single-segment.',
+      'optional',
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const passengerId = str(values, 'passenger_id');
@@ -157,7 +148,7 @@ export const assignSeatTool = evaTool({
       }
       const rawTypes = get(journeySegment, 'available_seat_types');
       const allowed =
-        pyTruthy(rawTypes) && typeof rawTypes === 'object' && !Array.isArray(rawTypes)
+        pyTruthy(rawTypes) && isJsonObject(rawTypes)
           ? get<string[]>(rawTypes, fareClass, ALL_SEAT_TYPES)
           : ALL_SEAT_TYPES;
       if (preference !== 'no_preference' && !allowed.includes(preference)) {
@@ -209,22 +200,18 @@ export const addBaggageAllowanceTool = evaTool({
   name: 'AddBaggageAllowanceTool',
   description:
     'Add checked baggage allowance to a flight segment. Specify the exact number of bags (0-5).',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    journey_id: text('Journey ID from get_reservation.'),
-    num_bags: { type: 'integer', description: 'Number of checked bags (0-5).' },
-    flight_number: text(
-      'For multi-segment, specific flight to add baggage to. Omit to apply to all segments.',
-    ),
-  },
-  required: ['confirmation_number', 'journey_id', 'num_bags'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['journey_id', KINDS.journeyId],
-    ['num_bags', { type: 'int', ge: 0, le: 5 }],
-    ['flight_number', KINDS.optionalFlightNumber, 'optional'],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    PARAMS.journeyId,
+    ['num_bags', { type: 'int', ge: 0, le: 5 }, 'Number of checked bags (0-5).'],
+    [
+      'flight_number',
+      KINDS.optionalFlightNumber,
+      'For multi-segment, specific flight to add baggage to. Omit to apply to all segments.',
+      'optional',
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const journeyId = str(values, 'journey_id');
@@ -255,26 +242,23 @@ export const addBaggageAllowanceTool = evaTool({
 export const addMealRequestTool = evaTool({
   name: 'AddMealRequestTool',
   description: 'Add or update special meal request for a passenger on a flight segment.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    passenger_id: text('Passenger identifier (e.g., PAX001).'),
-    journey_id: text('Journey ID from get_reservation.'),
-    meal_type: text(
-      'One of: vegetarian, vegan, kosher, halal, gluten_free, diabetic, low_sodium, child, hindu, standard, none.',
-    ),
-    flight_number: text(
-      'For multi-segment, specific flight to apply meal to. Omit to apply to all segments.',
-    ),
-  },
-  required: ['confirmation_number', 'passenger_id', 'journey_id', 'meal_type'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['passenger_id', KINDS.passengerId],
-    ['journey_id', KINDS.journeyId],
-    ['meal_type', KINDS.mealType],
-    ['flight_number', KINDS.optionalFlightNumber, 'optional'],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
+    PARAMS.journeyId,
+    [
+      'meal_type',
+      KINDS.mealType,
+      'One of: vegetarian, vegan, kosher, halal, gluten_free, diabetic, low_sodium, child, hindu, standard, none.',
+    ],
+    [
+      'flight_number',
+      KINDS.optionalFlightNumber,
+      'For multi-segment, specific flight to apply meal to. Omit to apply to all segments.',
+      'optional',
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const passengerId = str(values, 'passenger_id');
@@ -308,22 +292,16 @@ export const addMealRequestTool = evaTool({
 export const addToStandbyTool = evaTool({
   name: 'AddToStandbyTool',
   description: 'Add passenger(s) to the standby list for a flight.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    journey_id: text('Journey ID to add passenger to standby for.'),
-    passenger_ids: {
-      type: 'array',
-      items: { type: 'string' },
-      description: "Passenger IDs to add to standby (e.g. ['PAX002', 'PAX003']).",
-    },
-  },
-  required: ['confirmation_number', 'journey_id', 'passenger_ids'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['journey_id', KINDS.journeyId],
-    ['passenger_ids', KINDS.passengerIds],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    ['journey_id', KINDS.journeyId, 'Journey ID to add passenger to standby for.'],
+    [
+      'passenger_ids',
+      KINDS.passengerIds,
+      "Passenger IDs to add to standby (e.g. ['PAX002', 'PAX003']).",
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const journeyId = str(values, 'journey_id');

@@ -10,8 +10,8 @@
  * @module
  */
 import { pyFloatStr, pyIntFromString } from '@scenaro/agent/python';
-import { evaTool, num, str, text } from './eva-tool.js';
-import { KINDS, model } from './fields.js';
+import { evaTool, num, str } from './params.js';
+import { KINDS, PARAMS } from './fields.js';
 import {
   dictOf,
   evaError,
@@ -27,21 +27,20 @@ export const processRefundTool = evaTool({
   name: 'ProcessRefundTool',
   description:
     'Process a refund for a cancelled or eligible reservation. Called after cancel_reservation when refund is due. Call once per refund type — fare and ancillary fees must be separate calls. Never combine both into a single call.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    refund_amount: {
-      type: 'number',
-      description: 'Amount to refund (use refund_amount_eligible from cancel_reservation).',
-    },
-    refund_type: text('One of: full_fare, partial_fare, taxes_only, ancillary_fees.'),
-  },
-  required: ['confirmation_number', 'refund_amount', 'refund_type'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['refund_amount', { type: 'float', gt: 0 }],
-    ['refund_type', KINDS.refundType],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    [
+      'refund_amount',
+      { type: 'float', gt: 0 },
+      'Amount to refund (use refund_amount_eligible from cancel_reservation).',
+    ],
+    [
+      'refund_type',
+      KINDS.refundType,
+      'One of: full_fare, partial_fare, taxes_only, ancillary_fees.',
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const amount = num(values, 'refund_amount');
@@ -80,22 +79,17 @@ export const issueTravelCreditTool = evaTool({
   name: 'IssueTravelCreditTool',
   description:
     'Issue a travel credit or future flight voucher. Used for non-refundable cancellations, fare-difference negatives, downgrades, or service recovery.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    passenger_id: text('Passenger identifier (e.g., PAX001).'),
-    amount: { type: 'number', description: 'Credit amount in USD.' },
-    credit_reason: text(
-      'One of: cancellation_non_refundable, fare_difference_negative, service_recovery, goodwill, downgrade_compensation.',
-    ),
-  },
-  required: ['confirmation_number', 'passenger_id', 'amount', 'credit_reason'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['passenger_id', KINDS.passengerId],
-    ['amount', { type: 'float', gt: 0 }],
-    ['credit_reason', KINDS.creditReason],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
+    ['amount', { type: 'float', gt: 0 }, 'Credit amount in USD.'],
+    [
+      'credit_reason',
+      KINDS.creditReason,
+      'One of: cancellation_non_refundable, fare_difference_negative, service_recovery, goodwill, downgrade_compensation.',
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const passengerId = str(values, 'passenger_id');
@@ -137,18 +131,12 @@ export const issueHotelVoucherTool = evaTool({
   name: 'IssueHotelVoucherTool',
   description:
     'Issue a hotel voucher. Use for overnight IRROPS situations after rebooking is confirmed (not before). Maximum 3 nights.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    passenger_id: text('Passenger identifier (e.g., PAX001).'),
-    num_nights: { type: 'integer', description: 'Number of nights (1-3).' },
-  },
-  required: ['confirmation_number', 'passenger_id', 'num_nights'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['passenger_id', KINDS.passengerId],
-    ['num_nights', { type: 'int', ge: 1 }],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
+    ['num_nights', { type: 'int', ge: 1 }, 'Number of nights (1-3).'],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const passengerId = str(values, 'passenger_id');
@@ -195,20 +183,16 @@ export const issueMealVoucherTool = evaTool({
   name: 'IssueMealVoucherTool',
   description:
     'Issue a meal voucher. Amount is computed from voucher_reason: delay_over_2_hours=$12, delay_over_4_hours=$15, cancellation_wait_same_day=$15, irrops_overnight=$25.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    passenger_id: text('Passenger identifier (e.g., PAX001).'),
-    voucher_reason: text(
-      'One of: delay_over_2_hours, delay_over_4_hours, cancellation_wait_same_day, irrops_overnight.',
-    ),
-  },
-  required: ['confirmation_number', 'passenger_id', 'voucher_reason'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['passenger_id', KINDS.passengerId],
-    ['voucher_reason', KINDS.voucherReason],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    PARAMS.passengerId,
+    [
+      'voucher_reason',
+      KINDS.voucherReason,
+      'One of: delay_over_2_hours, delay_over_4_hours, cancellation_wait_same_day, irrops_overnight.',
+    ],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const passengerId = str(values, 'passenger_id');
@@ -248,20 +232,20 @@ export const transferToAgentTool = evaTool({
   name: 'TransferToAgentTool',
   description:
     'Transfer the call to a live human agent. Use when the caller explicitly requests an agent, when a policy exception is needed, when stuck after two attempts, or for technical issues.',
-  properties: {
-    confirmation_number: text('Booking confirmation code for context transfer.'),
-    transfer_reason: text(
-      'Reason for transfer (passenger_requested, policy_exception_needed, complex_itinerary, complaint_escalation, technical_issue, unable_to_resolve).',
-    ),
-    issue_summary: text('Brief summary of the issue and what has been attempted.'),
-  },
-  required: ['confirmation_number', 'transfer_reason', 'issue_summary'],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['transfer_reason', KINDS.text],
-    ['issue_summary', KINDS.text],
-  ),
+  params: [
+    [
+      'confirmation_number',
+      KINDS.confirmationNumber,
+      'Booking confirmation code for context transfer.',
+    ],
+    [
+      'transfer_reason',
+      KINDS.text,
+      'Reason for transfer (passenger_requested, policy_exception_needed, complex_itinerary, complaint_escalation, technical_issue, unable_to_resolve).',
+    ],
+    ['issue_summary', KINDS.text, 'Brief summary of the issue and what has been attempted.'],
+  ],
   run: (values, db, context) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const reason = str(values, 'transfer_reason');

@@ -1,10 +1,9 @@
 /**
- * The field types and enums of the eva airline parameter models (see `params.ts`), and a
- * builder for the fields of one model.
+ * The field types and enums of the eva airline parameter models (see `params.ts`).
  *
  * @module
  */
-import type { FieldKind, ParamField } from './params.js';
+import type { FieldKind, ParamRow } from './params.js';
 
 /** Fare classes, in eva's order (also the order `any` searches them in). */
 export const FARE_CLASSES = [
@@ -120,12 +119,13 @@ export const KINDS = {
   cancellationReason: enumOf(ENUMS.cancellationReason),
 } satisfies Record<string, FieldKind>;
 
-/** `[name, kind]` or `[name, kind, 'optional']`, in declaration order. */
-export type FieldRow = readonly [string, FieldKind] | readonly [string, FieldKind, 'optional'];
-
-/** The fields of one parameter model. */
-export function model(...rows: FieldRow[]): ParamField[] {
-  return rows.map(([name, kind, optional]) =>
-    optional ? { name, kind, optional: true } : { name, kind },
-  );
-}
+/** Parameters several tools take, with the same description. */
+export const PARAMS = {
+  confirmationNumber: [
+    'confirmation_number',
+    KINDS.confirmationNumber,
+    'Booking confirmation code.',
+  ],
+  passengerId: ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
+  journeyId: ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation.'],
+} as const satisfies Record<string, ParamRow>;

@@ -1,6 +1,8 @@
 /**
- * Argument validation of the eva airline tools, as NeMo's pydantic models (lax mode) do it, and
- * the error result NeMo builds from the first relevant validation error.
+ * The eva airline tools' parameters and how every eva tool runs. Arguments are validated as
+ * NeMo's pydantic models (lax mode) do it; an invalid call gets the error result NeMo builds from
+ * the first relevant validation error, a call without a db gets {@link DB_NOT_INITIALIZED}, and
+ * only then does the tool do its work on the db. Write tools record their own action on success.
  *
  * Coercions: strings only from strings; integers from integers, whole floats, booleans and
  * integer strings (`'2'`, `' 2 '`, `'1_0'`, `'2.00'`); numbers from numbers, booleans and float
@@ -11,8 +13,11 @@
  *
  * @module
  */
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject, ToolContext, ToolDefinition, ToolKind } from '@scenaro/agent';
 import { pythonFloat, pythonStr, pythonStrip } from '@scenaro/agent/python';
+import { nemoParameters, nemoTool } from '../../common/tool-kit.js';
+import { DB_NOT_INITIALIZED, evaDb } from './store.js';
+import type { EvaDb, Rec } from './store.js';
 
 /** How one field is checked. */
 export type FieldKind =
@@ -249,3 +254,73 @@ export function validateParams(
     ? { ok: true, values }
     : { ok: false, response: errorResponse(fields, errors) };
 }
+
+/**
+ * A parameter of an eva tool, in declaration order: its name, how it is checked, the description
+ * the model sees, and `'optional'` for `Optional[...] = None` (not required; absent or null gives
+ * null).
+ */
+export type ParamRow =
+  | readonly [name: string, kind: FieldKind, description: string]
+  | readonly [name: string, kind: FieldKind, description: string, optional: 'optional'];
+
+const SCHEMA_TYPES = {
+  str: 'string',
+  enum: 'string',
+  int: 'integer',
+  float: 'number',
+  bool: 'boolean',
+  'str-list': 'array',
+} as const satisfies Record<FieldKind['type'], string>;
+
+/** The JSON Schema the model sees for a parameter. */
+function propertySchema(kind: FieldKind, description: string): JsonObject {
+  return kind.type === 'str-list'
+    ? { type: 'array', items: { type: 'string' }, description }
+    : { type: SCHEMA_TYPES[kind.type], description };
+}
+
+/** What an eva tool is. */
+export interface EvaToolSpec {
+  /** The class name, which is also the name the model sees. */
+  name: string;
+  description: string;
+  kind: Extract<ToolKind, 'read' | 'write'>;
+  /** Its parameter model; the schema the model sees is built from it. */
+  params: readonly ParamRow[];
+  /** The work, on validated values and a loaded db. */
+  run(values: ParamValues, db: EvaDb, context: ToolContext): Rec;
+}
+
+/** An eva airline tool (registry domain `eva_airline`). */
+export function evaTool(spec: EvaToolSpec): ToolDefinition {
+  const fields: ParamField[] = spec.params.map(([name, kind, , optional]) =>
+    optional ? { name, kind, optional: true } : { name, kind },
+  );
+  const properties = Object.fromEntries(
+    spec.params.map(([name, kind, description]) => [name, propertySchema(kind, description)]),
+  );
+  const required = fields.filter((field) => !field.optional).map((field) => field.name);
+  return nemoTool({
+    name: spec.name,
+    description: spec.description,
+    parameters: nemoParameters(properties, required),
+    kind: spec.kind,
+    ...(spec.kind === 'write' ? { recordsOwnActions: true } : {}),
+    execute: (args: JsonObject, context: ToolContext) => {
+      const checked = validateParams(fields, args);
+      if (!checked.ok) return checked.response;
+      const db = evaDb(context);
+      if (db === undefined) return DB_NOT_INITIALIZED;
+      return spec.run(checked.values, db, context);
+    },
+  });
+}
+
+/** `values[name]` as a string (validated). */
+export const str = (values: ParamValues, name: string): string => values[name] as string;
+/** `values[name]` as a string or null (an optional field). */
+export const optStr = (values: ParamValues, name: string): string | null =>
+  (values[name] as string | null) ?? null;
+/** `values[name]` as a number (validated). */
+export const num = (values: ParamValues, name: string): number => values[name] as number;

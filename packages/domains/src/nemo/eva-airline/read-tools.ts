@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { compareCodePoints, PythonError } from '@scenaro/agent/python';
-import { pyTruthy } from '../common/nemo-tool.js';
-import { evaTool, num, str, text } from './eva-tool.js';
-import { FARE_CLASSES, KINDS, model } from './fields.js';
+import { compareCodePoints, PythonError, pyTruthy } from '@scenaro/agent/python';
+import { evaTool, num, str } from './params.js';
+import { FARE_CLASSES, KINDS } from './fields.js';
 import {
   bookingsOf,
   evaError,
@@ -38,13 +37,15 @@ export const getReservationTool = evaTool({
   name: 'GetReservationTool',
   description:
     'Retrieve flight reservation using confirmation number and passenger last name. This is typically the first tool called to authenticate the caller and load their flight numbers.',
-  properties: {
-    confirmation_number: text('6-character alphanumeric booking confirmation code.'),
-    last_name: text('Passenger last name for verification.'),
-  },
-  required: ['confirmation_number', 'last_name'],
   kind: 'read',
-  fields: model(['confirmation_number', KINDS.confirmationNumber], ['last_name', KINDS.text]),
+  params: [
+    [
+      'confirmation_number',
+      KINDS.confirmationNumber,
+      '6-character alphanumeric booking confirmation code.',
+    ],
+    ['last_name', KINDS.text, 'Passenger last name for verification.'],
+  ],
   run: (values, db) => {
     const cn = str(values, 'confirmation_number').toUpperCase();
     const lastName = str(values, 'last_name');
@@ -70,13 +71,15 @@ export const getFlightStatusTool = evaTool({
   name: 'GetFlightStatusTool',
   description:
     "Get specific information about a flight (origin, destination, departure time) and current status (delays, cancellations, gate). For connecting flights, any segment's flight number works.",
-  properties: {
-    flight_number: text('Flight number (e.g., SK123). For connecting flights, any segment works.'),
-    flight_date: text('Flight date in YYYY-MM-DD format.'),
-  },
-  required: ['flight_number', 'flight_date'],
   kind: 'read',
-  fields: model(['flight_number', KINDS.flightNumber], ['flight_date', KINDS.date]),
+  params: [
+    [
+      'flight_number',
+      KINDS.flightNumber,
+      'Flight number (e.g., SK123). For connecting flights, any segment works.',
+    ],
+    ['flight_date', KINDS.date, 'Flight date in YYYY-MM-DD format.'],
+  ],
   run: (values, db) => {
     const given = str(values, 'flight_number');
     const flightNumber = given.toUpperCase();
@@ -104,13 +107,11 @@ export const getDisruptionInfoTool = evaTool({
   name: 'GetDisruptionInfoTool',
   description:
     'Get detailed information about flight disruption for IRROPS handling. Determines passenger rebooking entitlements based on disruption type and cause.',
-  properties: {
-    flight_number: text('Flight number to look up disruption for (e.g., SK123).'),
-    date: text('Flight date in YYYY-MM-DD format.'),
-  },
-  required: ['flight_number', 'date'],
   kind: 'read',
-  fields: model(['flight_number', KINDS.flightNumber], ['date', KINDS.date]),
+  params: [
+    ['flight_number', KINDS.flightNumber, 'Flight number to look up disruption for (e.g., SK123).'],
+    ['date', KINDS.date, 'Flight date in YYYY-MM-DD format.'],
+  ],
   run: (values, db) => {
     const flightNumber = str(values, 'flight_number').toUpperCase();
     const disruptions = get<Record<string, Rec>>(db, 'disruptions', {});
@@ -128,24 +129,18 @@ export const searchRebookingOptionsTool = evaTool({
   name: 'SearchRebookingOptionsTool',
   description:
     'Search for available flights to rebook a passenger. Returns options filtered by rebooking rules and seat availability.',
-  properties: {
-    origin: text('Origin airport code (e.g., JFK).'),
-    destination: text('Destination airport code (e.g., LAX).'),
-    date: text('Travel date in YYYY-MM-DD format.'),
-    passenger_count: { type: 'integer', description: 'Number of passengers needing seats.' },
-    fare_class: text(
-      "Fare class to search (basic_economy, main_cabin, premium_economy, business, first, any). 'any' picks the cheapest available class.",
-    ),
-  },
-  required: ['origin', 'destination', 'date', 'passenger_count', 'fare_class'],
   kind: 'read',
-  fields: model(
-    ['origin', KINDS.airportCode],
-    ['destination', KINDS.airportCode],
-    ['date', KINDS.date],
-    ['passenger_count', { type: 'int', ge: 1 }],
-    ['fare_class', KINDS.fareClassOrAny],
-  ),
+  params: [
+    ['origin', KINDS.airportCode, 'Origin airport code (e.g., JFK).'],
+    ['destination', KINDS.airportCode, 'Destination airport code (e.g., LAX).'],
+    ['date', KINDS.date, 'Travel date in YYYY-MM-DD format.'],
+    ['passenger_count', { type: 'int', ge: 1 }, 'Number of passengers needing seats.'],
+    [
+      'fare_class',
+      KINDS.fareClassOrAny,
+      "Fare class to search (basic_economy, main_cabin, premium_economy, business, first, any). 'any' picks the cheapest available class.",
+    ],
+  ],
   run: (values, db) => {
     const origin = str(values, 'origin').toUpperCase();
     const destination = str(values, 'destination').toUpperCase();

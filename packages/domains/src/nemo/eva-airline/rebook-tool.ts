@@ -6,9 +6,9 @@
  * @module
  */
 import type { ToolContext } from '@scenaro/agent';
-import { pyTruthy } from '../common/nemo-tool.js';
-import { evaTool, optStr, str, text } from './eva-tool.js';
-import { KINDS, model } from './fields.js';
+import { pyTruthy } from '@scenaro/agent/python';
+import { evaTool, optStr, str } from './params.js';
+import { KINDS, PARAMS } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -209,42 +209,38 @@ export const rebookFlightTool = evaTool({
   name: 'RebookFlightTool',
   description:
     'Rebook passenger(s) to a new flight. Handles voluntary changes, IRROPS rebooking, and missed flight recovery. If new_fare_class is provided, the cabin changes; otherwise the original fare class is kept. If flight_number is provided, a partial rebook of that segment is performed (split-booking). Always explain change_fee, fare_difference, and total_collected to the caller before confirming.',
-  properties: {
-    confirmation_number: text('Booking confirmation code.'),
-    journey_id: text('Journey ID from get_reservation booking to be changed.'),
-    new_journey_id: text('Journey ID of the replacement flight from search_rebooking_options.'),
-    rebooking_type: text(
-      'Reason for rebooking. One of: voluntary, same_day, irrops_cancellation, irrops_delay, irrops_schedule_change, missed_flight_passenger_fault, missed_connection_airline_fault.',
-    ),
-    waive_change_fee: {
-      type: 'boolean',
-      description:
-        'Whether to waive the change fee (only for voluntary changes with authorization).',
-    },
-    new_fare_class: text(
-      'Fare class to rebook into if changing cabin (basic_economy, main_cabin, premium_economy, business, first). Omit to keep original fare class.',
-    ),
-    flight_number: text(
-      'For multi-segment journeys, the specific flight number of the leg to replace (partial rebook). Omit for full journey rebook.',
-    ),
-  },
-  required: [
-    'confirmation_number',
-    'journey_id',
-    'new_journey_id',
-    'rebooking_type',
-    'waive_change_fee',
-  ],
   kind: 'write',
-  fields: model(
-    ['confirmation_number', KINDS.confirmationNumber],
-    ['journey_id', KINDS.journeyId],
-    ['new_journey_id', KINDS.journeyId],
-    ['rebooking_type', KINDS.rebookingType],
-    ['waive_change_fee', KINDS.bool],
-    ['new_fare_class', KINDS.fareClass, 'optional'],
-    ['flight_number', KINDS.optionalFlightNumber, 'optional'],
-  ),
+  params: [
+    PARAMS.confirmationNumber,
+    ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation booking to be changed.'],
+    [
+      'new_journey_id',
+      KINDS.journeyId,
+      'Journey ID of the replacement flight from search_rebooking_options.',
+    ],
+    [
+      'rebooking_type',
+      KINDS.rebookingType,
+      'Reason for rebooking. One of: voluntary, same_day, irrops_cancellation, irrops_delay, irrops_schedule_change, missed_flight_passenger_fault, missed_connection_airline_fault.',
+    ],
+    [
+      'waive_change_fee',
+      KINDS.bool,
+      'Whether to waive the change fee (only for voluntary changes with authorization).',
+    ],
+    [
+      'new_fare_class',
+      KINDS.fareClass,
+      'Fare class to rebook into if changing cabin (basic_economy, main_cabin, premium_economy, business, first). Omit to keep original fare class.',
+      'optional',
+    ],
+    [
+      'flight_number',
+      KINDS.optionalFlightNumber,
+      'For multi-segment journeys, the specific flight number of the leg to replace (partial rebook). Omit for full journey rebook.',
+      'optional',
+    ],
+  ],
   run: (values, db, context) =>
     rebook(
       {

@@ -7,8 +7,7 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { PythonError } from '@scenaro/agent/python';
-import { pyTruthy } from '../common/nemo-tool.js';
+import { PythonError, pyTruthy } from '@scenaro/agent/python';
 
 /** A record of the db (reservation, booking, segment, journey...), read loosely as eva does. */
 export type Rec = JsonObject;
@@ -61,9 +60,9 @@ export function required<T = unknown>(record: Rec, key: string): T {
 }
 
 /** A dict entry of `record`, created empty when missing (`setdefault(key, {})`). */
-export function dictOf(record: Rec, key: string): Record<string, Rec> {
+export function dictOf<V = Rec>(record: Rec, key: string): Record<string, V> {
   if (!Object.hasOwn(record, key)) record[key] = {};
-  return record[key] as Record<string, Rec>;
+  return record[key] as Record<string, V>;
 }
 
 /** `db.reservations[cn]` (`cn` already upper-cased), when it exists and is not empty. */
@@ -170,7 +169,7 @@ export function carriedAncillaries(
 /** Add `delta` to `available_seats[fareClass]` of every segment of `journey` (created as needed). */
 export function adjustSeats(journey: Rec, fareClass: string, delta: number): void {
   for (const segment of segmentsOf(journey)) {
-    const seats = dictOf(segment, 'available_seats') as unknown as Record<string, number>;
+    const seats = dictOf<number>(segment, 'available_seats');
     seats[fareClass] = get(seats, fareClass, 0) + delta;
   }
 }

@@ -5,22 +5,18 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../common/nemo-tool.js';
+import { nemoParameters, nemoTool, pushFinalResponse, stringParam } from '../../common/tool-kit.js';
 
 export const saveQuestionAnswerTool = nemoTool({
   name: 'SaveQuestionAnswerTool',
   description: 'Save a question and answer pair to the conversation history for future reference.',
-  parameters: {
-    type: 'object',
-    properties: {
-      question: { type: 'string', description: 'The question to that user asked.' },
-      answer: { type: 'string', description: "The agent's answer to the question." },
-    },
-    required: ['question', 'answer'],
-  },
+  parameters: nemoParameters({
+    question: stringParam('The question to that user asked.'),
+    answer: stringParam("The agent's answer to the question."),
+  }),
   kind: 'read',
+  fixedSignature: true,
   execute: (args: JsonObject, context: ToolContext) => {
-    rejectUnexpectedArguments('SaveQuestionAnswerTool', args, ['question', 'answer']);
     pushFinalResponse(context, {
       question: args['question'] ?? null,
       answer: args['answer'] ?? null,
@@ -34,16 +30,12 @@ export const getCityWeatherTool = nemoTool({
   // NeMo's description keeps its source indentation.
   description:
     '\n        Get the weather of a city. You need to provide the city name to get the weather.\n        ',
-  parameters: {
-    type: 'object',
-    properties: {
-      city_name: { type: 'string', description: 'The name of the city to get the weather of.' },
-    },
-    required: ['city_name'],
-  },
+  parameters: nemoParameters({
+    city_name: stringParam('The name of the city to get the weather of.'),
+  }),
   kind: 'read',
+  fixedSignature: true,
   execute: (args: JsonObject) => {
-    rejectUnexpectedArguments('GetCityWeatherTool', args, ['city_name']);
     return {
       city: args['city_name'] ?? null,
       weather: 'sunny',

@@ -9,13 +9,8 @@
  * @module
  */
 import type { JsonObject, ToolContext } from '@scenaro/agent';
-import { pyFloatCall, pyFloatStr, pythonRepr, pythonStr } from '@scenaro/agent/python';
-import {
-  nemoTool,
-  pushFinalResponse,
-  pyTruthy,
-  rejectUnexpectedArguments,
-} from '../common/nemo-tool.js';
+import { pyFloatCall, pyFloatStr, pythonRepr, pythonStr, pyTruthy } from '@scenaro/agent/python';
+import { nemoTool, pushFinalResponse } from '../../common/tool-kit.js';
 import { pyContains, pyItem, pyIterate } from '../common/python-items.js';
 
 const ITEM_KEYS = ['name', 'unit_price', 'quantity'];
@@ -54,12 +49,6 @@ function checkItem(item: unknown, validNames: unknown): void {
 }
 
 function placeOrder(args: JsonObject, context: ToolContext): JsonObject {
-  rejectUnexpectedArguments('PlaceOrderTool', args, [
-    'items',
-    'customer_name',
-    'customer_phone',
-    'total_price',
-  ]);
   const items = args['items'] ?? null;
   const customerName = args['customer_name'] ?? null;
   const totalPrice = args['total_price'] ?? null;
@@ -112,5 +101,6 @@ export const placeOrderTool = nemoTool({
     required: ['items', 'customer_name', 'total_price'],
   },
   kind: 'read',
+  fixedSignature: true,
   execute: placeOrder,
 });

@@ -8,9 +8,19 @@
 import type { JsonObject, ToolContext } from '@scenaro/agent';
 import { pythonStr } from '@scenaro/agent/python';
 import { seedsSharedState } from '../common/construction-state.js';
-import { nemoTool, pushFinalResponse, rejectUnexpectedArguments } from '../common/nemo-tool.js';
+import {
+  integerParam,
+  nemoParameters,
+  nemoTool,
+  pushFinalResponse,
+  stringParam,
+} from '../../common/tool-kit.js';
 
-const noParameters = { type: 'object' as const, properties: {}, required: [] };
+const noParameters = nemoParameters({}, []);
+const customerName = (what: string): JsonObject =>
+  stringParam(
+    `${what}, should be capitalized properly if the provided name is not capitalized (e.g. 'luna' -> 'Luna').`,
+  );
 
 export const getMenuTool = nemoTool({
   name: 'GetMenuTool',
@@ -32,26 +42,15 @@ export const joinWaitListTool = seedsSharedState(
     name: 'JoinWaitListTool',
     description:
       "Add a customer to the restaurant waitlist. Requires the customer's name, phone number, and party size.",
-    parameters: {
-      type: 'object',
-      properties: {
-        name: {
-          type: 'string',
-          description:
-            "The customer's name, should be capitalized properly if the provided name is not capitalized (e.g. 'luna' -> 'Luna').",
-        },
-        phone: {
-          type: 'string',
-          description: "The customer's phone number, should be formatted as '123-456-7890'.",
-        },
-        party_size: { type: 'integer', description: 'The number of people in the party.' },
-      },
-      required: ['name', 'phone', 'party_size'],
-    },
+    parameters: nemoParameters({
+      name: customerName("The customer's name"),
+      phone: stringParam("The customer's phone number, should be formatted as '123-456-7890'."),
+      party_size: integerParam('The number of people in the party.'),
+    }),
     kind: 'read',
     concurrent: false,
+    fixedSignature: true,
     execute: (args: JsonObject, context: ToolContext) => {
-      rejectUnexpectedArguments('JoinWaitListTool', args, ['name', 'phone', 'party_size']);
       const entry = {
         name: args['name'] ?? null,
         phone: args['phone'] ?? null,
@@ -81,21 +80,13 @@ export const dropWaitListTool = seedsSharedState(
     name: 'DropWaitListTool',
     description:
       'Remove a customer from the restaurant waitlist by name. Use this when a customer decides to leave the waitlist.',
-    parameters: {
-      type: 'object',
-      properties: {
-        name: {
-          type: 'string',
-          description:
-            "The name of the customer to remove from the waitlist, should be capitalized properly if the provided name is not capitalized (e.g. 'luna' -> 'Luna').",
-        },
-      },
-      required: ['name'],
-    },
+    parameters: nemoParameters({
+      name: customerName('The name of the customer to remove from the waitlist'),
+    }),
     kind: 'read',
     concurrent: false,
+    fixedSignature: true,
     execute: (args: JsonObject, context: ToolContext) => {
-      rejectUnexpectedArguments('DropWaitListTool', args, ['name']);
       const name = args['name'] ?? null;
       const before = waitlist(context);
       // Every entry of that exact name goes (case-sensitive).

@@ -43,7 +43,7 @@ export const airlineTools: readonly ToolDefinition[] = [
   updateReservationFlights,
   updateReservationPassengers,
   getFlightStatus,
-] as readonly ToolDefinition[];
+];
 
 /** The airline registry module. */
 export const airlineModule: DomainModule = { name: TAU2_AIRLINE, tools: airlineTools };

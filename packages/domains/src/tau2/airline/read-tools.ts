@@ -5,7 +5,7 @@
  */
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
-import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
+import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../../common/tool-kit.js';
 import type { AirlineDb } from './db-types.js';
 import { getFlightInstance, getReservation, getUser, searchDirectFlights } from './store.js';
 import type { DirectFlight } from './store.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import { ToolError } from '@scenaro/agent';
-import { lookup } from '../common/tool-kit.js';
+import { lookup } from '../../common/tool-kit.js';
 import type {
   AirlineDb,
   Flight,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '@scenaro/agent';
-import { rawDb, stateWith, toolCaller } from '../../test-support/tool-calls.js';
+import { toolTests } from '../../test-support/tool-calls.js';
 import { airlineTools } from './domain.js';
 
 function fixture(): Db {
@@ -78,9 +78,7 @@ function fixture(): Db {
   };
 }
 
-const session = () => stateWith(fixture());
-const call = toolCaller(airlineTools, 'tau2_airline');
-const db = rawDb;
+const { session, call, db } = toolTests(airlineTools, 'tau2_airline', fixture);
 
 describe('tau2 airline tools', () => {
   it('books a reservation: prices, seats, payments and the recorded result', async () => {

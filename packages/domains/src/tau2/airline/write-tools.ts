@@ -17,7 +17,7 @@ import {
   sessionDb,
   stringParam,
   toolParameters,
-} from '../common/tool-kit.js';
+} from '../../common/tool-kit.js';
 import { CABIN_CLASSES } from './db-types.js';
 import type {
   AirlineDb,

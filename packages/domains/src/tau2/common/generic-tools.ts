@@ -8,7 +8,7 @@
 import { ToolError } from '@scenaro/agent';
 import type { JsonObject, ToolDefinition } from '@scenaro/agent';
 import { evaluatePythonArithmetic, pyFloatStr, pyRound, PythonError } from '@scenaro/agent/python';
-import { stringParam, toolParameters } from './tool-kit.js';
+import { stringParam, toolParameters } from '../../common/tool-kit.js';
 
 /** The `<exit>` reason pushed after a transfer to a human agent. */
 export const TRANSFER_EXIT_REASON = 'Transfer complete.';

@@ -47,7 +47,7 @@ export const retailTools: readonly ToolDefinition[] = [
   modifyUserAddress,
   returnDeliveredOrderItems,
   createTransferTool({ message: 'Transfer successful' }),
-] as readonly ToolDefinition[];
+];
 
 /** The retail registry module. */
 export const retailModule: DomainModule = { name: TAU2_RETAIL, tools: retailTools };

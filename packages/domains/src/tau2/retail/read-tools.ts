@@ -6,7 +6,7 @@
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
 import { pythonJsonDumps, setDictItem } from '@scenaro/agent/python';
-import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
+import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../../common/tool-kit.js';
 import type { RetailDb } from './db-types.js';
 import { getItem, getOrder, getProduct, getUser } from './store.js';
 

@@ -6,7 +6,7 @@
  */
 import { ToolError } from '@scenaro/agent';
 import { pyRound } from '@scenaro/agent/python';
-import { countOf, lookup } from '../common/tool-kit.js';
+import { countOf, lookup } from '../../common/tool-kit.js';
 import type { Order, PaymentMethod, Product, RetailDb, User, Variant } from './db-types.js';
 
 /** The order (`_get_order`); tau2's error when unknown. */

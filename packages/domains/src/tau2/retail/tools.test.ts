@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawDb, stateWith, toolCaller } from '../../test-support/tool-calls.js';
+import { toolTests } from '../../test-support/tool-calls.js';
 import { retailTools } from './domain.js';
 
 const address = {
@@ -122,9 +122,7 @@ function fixture(): Record<string, unknown> {
   };
 }
 
-const session = () => stateWith(fixture());
-const call = toolCaller(retailTools, 'tau2_retail');
-const db = rawDb;
+const { session, call, db } = toolTests(retailTools, 'tau2_retail', fixture);
 
 describe('tau2 retail tools', () => {
   it('modifies pending items: each item takes its own variant, the difference is rounded', async () => {

@@ -8,7 +8,7 @@
 import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
 import { pyRound, pySortedStrings } from '@scenaro/agent/python';
-import { arrayParam, sessionDb, stringParam, toolParameters } from '../common/tool-kit.js';
+import { arrayParam, sessionDb, stringParam, toolParameters } from '../../common/tool-kit.js';
 import type { Address, Order, OrderPayment, RetailDb, Variant } from './db-types.js';
 import {
   getOrderIf,

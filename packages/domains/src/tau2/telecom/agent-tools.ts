@@ -16,7 +16,7 @@ import {
   snapshot,
   stringParam,
   toolParameters,
-} from '../common/tool-kit.js';
+} from '../../common/tool-kit.js';
 import { addDays, isoDate, parseIsoDate } from './clock.js';
 import type { TelecomClock } from './clock.js';
 import {
@@ -265,5 +265,5 @@ export function createTelecomAgentTools(clock: TelecomClock): ToolDefinition[] {
     roamingTool(false),
     createTransferTool({ transferred: true }),
     refuelData,
-  ] as ToolDefinition[];
+  ];
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { pyRound } from '@scenaro/agent/python';
-import { lookup } from '../common/tool-kit.js';
+import { lookup } from '../../common/tool-kit.js';
 import {
   NetworkTechnology,
   PerformanceLevel,

@@ -78,7 +78,7 @@ const TELECOM_USER_GUIDELINES = [
 export function telecomScenarioName(prefix: string, taskId: string): string {
   const match = /^\[([^\]]+)\](.*)\[PERSONA:([^\]]+)\]$/.exec(taskId);
   if (!match) throw new Error(`unexpected tau2 telecom task id: ${JSON.stringify(taskId)}`);
-  const [, category, issues, persona] = match as unknown as [string, string, string, string];
+  const [, category = '', issues = '', persona = ''] = match;
   const name = `${prefix}__${category}__${issues.split('|').join('__')}`;
   return persona === 'None' ? name : `${name}__${persona.toLowerCase()}`;
 }

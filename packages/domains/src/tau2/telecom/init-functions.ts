@@ -6,6 +6,7 @@
  * @module
  */
 import type { InitializationFunction, JsonObject } from '@scenaro/agent';
+import { dbAs } from '../../common/tool-kit.js';
 import type { TelecomClock } from './clock.js';
 import { getTargetLine, suspendLineForOverdueBill } from './crm.js';
 import { NETWORK_MODE_PREFERENCES, PerformanceLevel, SimStatus } from './db-types.js';
@@ -33,11 +34,11 @@ function argNumber(args: JsonObject, name: string): number {
 }
 
 function userInit(fn: (db: TelecomUserDb, args: JsonObject) => void): InitializationFunction {
-  return (db, args) => fn(db as unknown as TelecomUserDb, args);
+  return (db, args) => fn(dbAs<TelecomUserDb>(db), args);
 }
 
 function agentInit(fn: (db: TelecomDb, args: JsonObject) => void): InitializationFunction {
-  return (db, args) => fn(db as unknown as TelecomDb, args);
+  return (db, args) => fn(dbAs<TelecomDb>(db), args);
 }
 
 /** Flip a phone setting with its `toggle` (which returns the new state) until it is `on`. */

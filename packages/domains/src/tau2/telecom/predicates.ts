@@ -5,6 +5,7 @@
  * @module
  */
 import type { DbStatePredicate, JsonObject } from '@scenaro/agent';
+import { dbAs } from '../../common/tool-kit.js';
 import { getBillById, getCustomerById, getTargetLine } from './crm.js';
 import { BillStatus, NETWORK_STATUSES } from './db-types.js';
 import type { TelecomDb, TelecomUserDb } from './db-types.js';
@@ -17,11 +18,11 @@ function arg<T>(args: JsonObject, name: string, type: 'string' | 'boolean' | 'nu
 }
 
 function user(fn: (db: TelecomUserDb, args: JsonObject) => boolean): DbStatePredicate {
-  return (db, args) => fn(db as unknown as TelecomUserDb, args);
+  return (db, args) => fn(dbAs<TelecomUserDb>(db), args);
 }
 
 function agent(fn: (db: TelecomDb, args: JsonObject) => boolean): DbStatePredicate {
-  return (db, args) => fn(db as unknown as TelecomDb, args);
+  return (db, args) => fn(dbAs<TelecomDb>(db), args);
 }
 
 /** Predicates on the user's phone db. */

@@ -8,15 +8,13 @@
 import { FORBIDDEN_KEYS, setAtPath } from '@scenaro/agent';
 import type { Db, JsonObject, SyncApplyResult } from '@scenaro/agent';
 import { setDictItem } from '@scenaro/agent/python';
+import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
+import { dbAs } from '../../common/tool-kit.js';
 import type { SyncDeltas } from '../../scenario.js';
 import { findCustomerByPhone, findLineByPhone } from './crm.js';
 import { BillStatus, LineStatus } from './db-types.js';
 import type { PaymentRequest, TelecomDb, TelecomUserDb } from './db-types.js';
 import { simulateNetworkSearch } from './device.js';
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Bring both sides in line after a write on either side, as tau2's
@@ -32,10 +30,10 @@ function isObject(value: unknown): value is JsonObject {
  */
 export function syncTelecomState(agentDb: JsonObject, userDb: JsonObject): SyncDeltas {
   const deltas: SyncDeltas = { agent: {}, user: {} };
-  const crm = agentDb as unknown as TelecomDb;
-  const phone = userDb as unknown as TelecomUserDb;
+  const crm = dbAs<TelecomDb>(agentDb);
+  const phone = dbAs<TelecomUserDb>(userDb);
   const surroundings = phone.surroundings;
-  if (!isObject(surroundings)) return deltas;
+  if (!isJsonObject(surroundings)) return deltas;
   const phoneNumber = surroundings.phone_number;
   if (phoneNumber === null || phoneNumber === undefined || !Array.isArray(crm.lines)) return deltas;
   const line = findLineByPhone(crm, phoneNumber);
@@ -122,7 +120,8 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
           surroundings = {};
           setDictItem(db, 'surroundings', surroundings);
         }
-        if (!isObject(surroundings)) throw new Error(`'${path}': 'surroundings' is not an object`);
+        if (!isJsonObject(surroundings))
+          throw new Error(`'${path}': 'surroundings' is not an object`);
         setDictItem(surroundings, key, structuredClone(value));
         surroundingsChanged = true;
       } else {
@@ -134,7 +133,9 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
             throw new Error(`'${path}': forbidden path segment`);
           const bills = db['bills'];
           if (!Array.isArray(bills)) throw new Error(`'${path}': the db has no bills list`);
-          const bill = bills.find((b): b is JsonObject => isObject(b) && b['bill_id'] === billId);
+          const bill = bills.find(
+            (b): b is JsonObject => isJsonObject(b) && b['bill_id'] === billId,
+          );
           if (!bill) throw new Error(`'${path}': no bill with bill_id '${billId}'`);
           setDictItem(bill, field, structuredClone(value));
         } else {
@@ -143,11 +144,11 @@ export function applyTelecomSyncDelta(db: Db, delta: JsonObject): SyncApplyResul
       }
       applied.push(path);
     } catch (err) {
-      errors.push(err instanceof Error ? err.message : String(err));
+      errors.push(errorMessage(err));
     }
   }
-  if (surroundingsChanged && isObject(db['device']) && isObject(db['surroundings'])) {
-    simulateNetworkSearch(db as unknown as TelecomUserDb);
+  if (surroundingsChanged && isJsonObject(db['device']) && isJsonObject(db['surroundings'])) {
+    simulateNetworkSearch(dbAs<TelecomUserDb>(db));
   }
   return { applied, errors };
 }

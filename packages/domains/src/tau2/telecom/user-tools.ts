@@ -20,7 +20,7 @@ import {
   sessionDb,
   stringParam,
   toolParameters,
-} from '../common/tool-kit.js';
+} from '../../common/tool-kit.js';
 import { NETWORK_MODE_PREFERENCES, SimStatus, defaultApnSettings } from './db-types.js';
 import type { ApnSettings, TelecomUserDb } from './db-types.js';
 import {
@@ -483,4 +483,4 @@ export const telecomUserTools: readonly ToolDefinition[] = [
   rebootDevice,
   checkPaymentRequest,
   makePayment,
-] as readonly ToolDefinition[];
+];

@@ -9,10 +9,8 @@
  * `SpeechEngineError` coded `timeout`; aborting kills the process and throws the signal's reason.
  */
 import { spawn } from 'node:child_process';
-import { PcmChunker } from '../../audio/chunker.js';
-import { OUTPUT_CHUNK_MS, OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
-import { Resampler } from '../../audio/resampler.js';
-import { decodeWav } from '../../audio/wav.js';
+import { OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
+import { wavToOutputFrames } from '../../audio/wav-frames.js';
 import {
   abortReason,
   SpeechEngineError,
@@ -118,25 +116,7 @@ class EspeakNgTextToSpeech implements TextToSpeech {
     const run = await this.run(args, spoken, signal);
     if (signal?.aborted) throw abortReason(signal);
     if (run.code !== 0) throw this.failure(run);
-    const audio = decodeWav(run.stdout);
-    const resampler = await Resampler.create({
-      inputRate: audio.sampleRate,
-      outputRate: this.sampleRate,
-    });
-    const chunker = PcmChunker.forDuration(OUTPUT_CHUNK_MS, this.sampleRate);
-    try {
-      const frames = [
-        ...chunker.push(resampler.processPcm16(audio.pcm)),
-        ...chunker.push(resampler.flushPcm16()),
-        ...chunker.flush(false),
-      ];
-      for (const frame of frames) {
-        if (signal?.aborted) throw abortReason(signal);
-        yield frame;
-      }
-    } finally {
-      resampler.destroy();
-    }
+    yield* wavToOutputFrames(run.stdout, this.sampleRate, signal);
   }
 
   close(): Promise<void> {

@@ -1,28 +1,20 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFliteTextToSpeech, FLITE_VOICES } from './flite-tts.js';
-import { pcm16ToInt16 } from '../../audio/pcm.js';
+import {
+  expectSpokenFrames,
+  expectStopsWhenAbortedAndClosed,
+} from '../../../test-support/tts-checks.js';
 import { synthesizeAll } from '../../tts.js';
-
-function rms(pcm: Uint8Array): number {
-  const samples = pcm16ToInt16(pcm);
-  let sum = 0;
-  for (const s of samples) sum += s * s;
-  return Math.sqrt(sum / Math.max(1, samples.length));
-}
 
 describe('Flite TTS', () => {
   const tts = createFliteTextToSpeech();
   afterAll(() => tts.close());
 
   it('speaks at 24 kHz in 40 ms chunks, longer text taking longer', async () => {
-    expect(tts.sampleRate).toBe(24_000);
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of tts.synthesize('Your flight is confirmed.')) chunks.push(chunk);
-    expect(chunks.slice(0, -1).every((c) => c.length === 1920)).toBe(true);
+    const chunks = await expectSpokenFrames(tts, 'Your flight is confirmed.');
     const short = chunks.reduce((n, c) => n + c.length, 0) / 48; // ms
     expect(short).toBeGreaterThan(800);
     expect(short).toBeLessThan(4000);
-    expect(Math.max(...chunks.map(rms))).toBeGreaterThan(1000);
     const long =
       (
         await synthesizeAll(
@@ -58,20 +50,7 @@ describe('Flite TTS', () => {
   });
 
   it('stops when aborted and fails after close', async () => {
-    const controller = new AbortController();
-    controller.abort(new Error('user barged in'));
-    await expect(synthesizeAll(tts, 'Hello there.', { signal: controller.signal })).rejects.toThrow(
-      'user barged in',
-    );
-    const late = new AbortController();
-    const pending = synthesizeAll(tts, 'A much longer sentence that takes a while to say.', {
-      signal: late.signal,
-    });
-    late.abort(new Error('interrupted'));
-    await expect(pending).rejects.toThrow('interrupted');
-    const closed = createFliteTextToSpeech();
-    await closed.close();
-    await expect(synthesizeAll(closed, 'Hello.')).rejects.toThrow(/closed/);
+    await expectStopsWhenAbortedAndClosed(tts, createFliteTextToSpeech());
   });
 });
 

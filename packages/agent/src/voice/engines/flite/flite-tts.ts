@@ -18,12 +18,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { PcmChunker } from '../../audio/chunker.js';
 import { abortReason, SpeechEngineError } from '../../engine-errors.js';
-import { OUTPUT_CHUNK_MS, OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
-import { Resampler } from '../../audio/resampler.js';
+import { OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
+import { wavToOutputFrames } from '../../audio/wav-frames.js';
 import type { SynthesizeOptions, TextToSpeech } from '../../tts.js';
-import { decodeWav } from '../../audio/wav.js';
 import { FLITE_VOICES } from './voices.js';
 import type { FliteVoice } from './voices.js';
 
@@ -139,25 +137,7 @@ class FliteTextToSpeech implements TextToSpeech {
     if (spoken === '') return;
     const wav = await this.run(spoken, signal);
     if (signal?.aborted) throw abortReason(signal);
-    const audio = decodeWav(wav);
-    const resampler = await Resampler.create({
-      inputRate: audio.sampleRate,
-      outputRate: this.sampleRate,
-    });
-    const chunker = PcmChunker.forDuration(OUTPUT_CHUNK_MS, this.sampleRate);
-    try {
-      const frames = [
-        ...chunker.push(resampler.processPcm16(audio.pcm)),
-        ...chunker.push(resampler.flushPcm16()),
-        ...chunker.flush(false),
-      ];
-      for (const frame of frames) {
-        if (signal?.aborted) throw abortReason(signal);
-        yield frame;
-      }
-    } finally {
-      resampler.destroy();
-    }
+    yield* wavToOutputFrames(wav, this.sampleRate, signal);
   }
 
   async close(): Promise<void> {

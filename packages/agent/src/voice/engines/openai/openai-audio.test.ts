@@ -110,10 +110,10 @@ describe('OpenAI-compatible STT (/audio/transcriptions)', () => {
       24_000,
       16_000,
     );
-    session.write(silencePcm16(msToSamples(2000, 16_000)));
+    await session.write(silencePcm16(msToSamples(2000, 16_000)));
     session.startUtterance(msToSamples(2000, 16_000));
-    session.write(tone); // 1 s
-    session.write(silencePcm16(msToSamples(800, 16_000)));
+    await session.write(tone); // 1 s
+    await session.write(silencePcm16(msToSamples(800, 16_000)));
     const first = await session.endUtterance(msToSamples(3000, 16_000));
     expect(first).toEqual({
       utterance: 1,
@@ -136,7 +136,7 @@ describe('OpenAI-compatible STT (/audio/transcriptions)', () => {
     expect(request.file?.type).toBe('audio/wav');
 
     session.startUtterance();
-    session.write(tone);
+    await session.write(tone);
     await expect(session.endUtterance()).resolves.toMatchObject({
       utterance: 2,
       text: 'utterance 2',
@@ -159,7 +159,7 @@ describe('OpenAI-compatible STT (/audio/transcriptions)', () => {
     for (let second = 0; second < 10; second++) {
       const pcm = int16ToPcm16(new Int16Array(16_000).fill(second + 1));
       for (let i = 0; i < pcm.length; i += 640) {
-        session.write(pcm.subarray(i, i + 640));
+        await session.write(pcm.subarray(i, i + 640));
         held = Math.max(held, session.bufferedBytes ?? Infinity);
       }
     }
@@ -178,7 +178,7 @@ describe('OpenAI-compatible STT (/audio/transcriptions)', () => {
     const stt = createOpenAISpeechToText({ baseURL: server.baseURL, maxRetries: 0 });
     const session = await stt.openSession();
     session.startUtterance();
-    session.write(silencePcm16(1600));
+    await session.write(silencePcm16(1600));
     server.failNext(500, 'model crashed');
     await expect(session.endUtterance()).rejects.toMatchObject({
       status: 500,

@@ -53,7 +53,7 @@ describe('OpenAI STT deadline', () => {
       });
       const session = await stt.openSession();
       session.startUtterance();
-      session.write(new Uint8Array(16_000));
+      await session.write(new Uint8Array(16_000));
       const started = performance.now();
       const error = await session.endUtterance().then(
         () => undefined,

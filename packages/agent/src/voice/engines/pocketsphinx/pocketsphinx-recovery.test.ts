@@ -84,12 +84,12 @@ describe.skipIf(!runs)('PocketSphinx recovery', () => {
   it('hears the last words of a long utterance after a long leading silence', async () => {
     const session = await stt.openSession();
     const silence = silencePcm16(16_000 * 12);
-    session.write(silence);
+    await session.write(silence);
     session.startUtterance();
-    session.write(long);
-    session.write(silencePcm16(8000));
+    await session.write(long);
+    await session.write(silencePcm16(8000));
     const final = session.endUtterance();
-    session.write(silencePcm16(16_000));
+    await session.write(silencePcm16(16_000));
     const { text } = await final;
     expect(text).toMatch(/flight/);
     expect(text).toMatch(/goodbye/);

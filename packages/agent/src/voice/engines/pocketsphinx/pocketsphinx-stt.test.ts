@@ -100,9 +100,9 @@ describe('PocketSphinx adapter', () => {
     const session = await stt.openSession();
     const heard: Transcript[] = [];
     session.onTranscript((t) => heard.push(t));
-    session.write(silencePcm16(4000));
+    await session.write(silencePcm16(4000));
     session.startUtterance(4000);
-    session.write(silencePcm16(12_000));
+    await session.write(silencePcm16(12_000));
     await expect.poll(() => heard.length).toBe(1);
     expect(heard[0]).toEqual({
       utterance: 1,
@@ -121,7 +121,7 @@ describe('PocketSphinx adapter', () => {
 
     // Speech the recognizer never reports: the final comes, empty, after finalTimeoutMs.
     session.startUtterance();
-    session.write(silencePcm16(8000));
+    await session.write(silencePcm16(8000));
     const started = performance.now();
     await expect(session.endUtterance()).resolves.toMatchObject({
       utterance: 2,
@@ -138,9 +138,9 @@ describe('PocketSphinx adapter', () => {
 describe('none STT', () => {
   it('gives an empty final per utterance', async () => {
     const session = await createNoneSpeechToText().openSession();
-    session.write(silencePcm16(512));
+    await session.write(silencePcm16(512));
     session.startUtterance();
-    session.write(silencePcm16(512));
+    await session.write(silencePcm16(512));
     await expect(session.endUtterance()).resolves.toEqual({
       utterance: 1,
       text: '',

@@ -155,7 +155,7 @@ describe('recognizer pool', () => {
     const sessions = [await stt.openSession(), await stt.openSession()];
     await new Promise((resolve) => setTimeout(resolve, 500));
     sessions.push(await stt.openSession(), await stt.openSession());
-    for (const session of sessions) session.write(silencePcm16(1600));
+    for (const session of sessions) await session.write(silencePcm16(1600));
     await Promise.all(sessions.map((session) => session.close()));
     await stt.close();
     const pids = await started();

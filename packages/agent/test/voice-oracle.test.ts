@@ -1,0 +1,99 @@
+/**
+ * A bot whose recognizer is the oracle, over a real socket: `client-message oracle-said` tells it
+ * what the other side said, in order with the audio sent before it, and the VAD's utterance
+ * turns it into the user's turn; a bot whose recognizer hears for itself answers the message as
+ * an unknown one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createNoneSpeechToText,
+  createOracleSpeechToText,
+  ORACLE_SAID_MESSAGE,
+} from '../src/index.js';
+import type { BotServer, TextToSpeech } from '../src/index.js';
+import { RtviClient } from '../src/testing/index.js';
+import { listenTestServer } from './fixtures.js';
+import {
+  echoConversation,
+  echoReply,
+  sendStream,
+  silence,
+  speak,
+  userTts,
+} from './voice-fixtures.js';
+
+function finals(client: RtviClient): string[] {
+  return client.messages
+    .filter((m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final)
+    .map((m) => (m.data as { text: string }).text);
+}
+
+function pushedTexts(client: RtviClient): string[] {
+  return client.messages
+    .filter(
+      (m) => m.type === 'server-message' && (m.data as { type?: string }).type === 'turn-complete',
+    )
+    .map((m) => (m.data as { text: string }).text);
+}
+
+describe('oracle-said', () => {
+  let oracle: BotServer;
+  let hearing: BotServer;
+  let tts: TextToSpeech;
+  let speech: Uint8Array;
+  const said = 'I want to cancel reservation E, H, G, L, P, three.';
+
+  beforeAll(async () => {
+    tts = userTts();
+    speech = await speak(tts, said);
+    oracle = await listenTestServer({
+      conversation: echoConversation,
+      voice: { stt: createOracleSpeechToText(), pacing: 'fast', vad: { stopMs: 600 } },
+    });
+    hearing = await listenTestServer({
+      conversation: echoConversation,
+      voice: { stt: createNoneSpeechToText(), pacing: 'fast' },
+    });
+  });
+  afterAll(async () => {
+    await Promise.allSettled([oracle?.close(), hearing?.close(), tts?.close()]);
+  });
+
+  it('is heard on the audio timeline: the utterance it ends in is its turn', async () => {
+    const client = await RtviClient.connect(oracle.url);
+    try {
+      await client.handshake();
+      sendStream(client, silence(400), speech);
+      // Told once its audio is sent, as the evaluation bridge tells it; answered at once.
+      await expect(client.call(ORACLE_SAID_MESSAGE, { text: said })).resolves.toBe(true);
+      sendStream(client, silence(1500));
+      await client.until(() => finals(client).length === 1, 'the final transcript', 15_000);
+      const heard = 'i want to cancel reservation e h g l p three';
+      expect(finals(client)).toEqual([heard]);
+      await client.until(() => pushedTexts(client).length === 1, 'the reply', 15_000);
+      expect(pushedTexts(client)).toEqual([echoReply(heard)]);
+      // Speech nobody told the words of is heard as nothing: no turn.
+      sendStream(client, speech, silence(1500));
+      await client.until(() => finals(client).length === 2, 'the second final', 15_000);
+      expect(finals(client)[1]).toBe('');
+      await expect(client.call(ORACLE_SAID_MESSAGE, { said })).rejects.toThrow(
+        'oracle-said needs d.text, a string',
+      );
+      expect(pushedTexts(client)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('is an unknown message to a bot whose recognizer hears for itself', async () => {
+    const client = await RtviClient.connect(hearing.url);
+    try {
+      await client.handshake();
+      await expect(client.call(ORACLE_SAID_MESSAGE, { text: said })).rejects.toThrow(
+        'unknown message type: oracle-said',
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { errorMessage, isJsonObject } from './index.js';
+
+describe('isJsonObject', () => {
+  it('accepts objects and refuses null, arrays and primitives', () => {
+    expect(isJsonObject({})).toBe(true);
+    expect(isJsonObject({ a: 1 })).toBe(true);
+    expect(isJsonObject(Object.create(null))).toBe(true);
+    for (const value of [null, undefined, [], [1], 'x', 0, true]) {
+      expect(isJsonObject(value)).toBe(false);
+    }
+  });
+});
+
+describe('errorMessage', () => {
+  it("reads an Error's message and stringifies anything else", () => {
+    expect(errorMessage(new TypeError('bad'))).toBe('bad');
+    expect(errorMessage('plain')).toBe('plain');
+    expect(errorMessage(42)).toBe('42');
+    expect(errorMessage(undefined)).toBe('undefined');
+  });
+
+  it('puts the name first when asked', () => {
+    expect(errorMessage(new TypeError('bad'), { withName: true })).toBe('TypeError: bad');
+    expect(errorMessage('plain', { withName: true })).toBe('plain');
+  });
+});
