@@ -41,13 +41,11 @@ import type { ContextMessage } from './context.js';
 import type { PolicyHost } from './hook.js';
 import {
   canonical,
-  editDistance,
   closestHeard,
   foundInResults,
   heardAnswer,
   heardTexts,
   heardValues,
-  keyWords,
   lastHeard,
   plainSpeech,
   resultError,
@@ -56,7 +54,6 @@ import {
   sinceLastUser,
   spelledIds,
   type ValueKind,
-  valueKindOf,
 } from './listening-common.js';
 import { isNonDirectedPhrase } from '../voice/turn-taking.js';
 import { streamScriptedReply } from './model.js';
@@ -64,26 +61,13 @@ import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
 import { readScriptedPlan } from './scripted-plan.js';
 import type { PlannedAction, ScriptedPlan } from './scripted-plan.js';
 import { CLOSING_QUESTION, CONFIRM_QUESTION, END_TOOL_NAMES } from './scripted-policies.js';
+import { callerValues, closeEnough, labelOf, setAt } from './listening-values.js';
+import type { CallerValue, HeardUse } from './listening-values.js';
 
 /** Times the agent asks for one caller value (then it gives up on the step). */
 export const MAX_ASKS_PER_VALUE = 2;
 /** Read-backs of one change the caller may answer with no (then it is left undone). */
 export const MAX_CONFIRMATIONS = 3;
-
-/** One argument value the caller must have said. */
-interface CallerValue {
-  path: (string | number)[];
-  key: string;
-  kind: ValueKind;
-  planned: string;
-  /** Shared by every step that needs the same value. */
-  id: string;
-}
-
-/** A caller value an action was called with, as heard. */
-interface HeardUse extends Pick<CallerValue, 'id' | 'key' | 'kind'> {
-  value: string;
-}
 
 /** What the agent remembers across the turns of one session. */
 interface AgentMemory {
@@ -117,38 +101,6 @@ interface Reply {
 
 const ASKS_REPEAT = /\b(didn'?t (catch|get|hear)|say (that|it) again|repeat|pardon|come again)\b/i;
 const IDENTITY_ID = 'identity';
-
-function labelOf(key: string, kind: ValueKind): string {
-  if (key === 'user_id') return 'user id';
-  if (key === 'payment_id') return 'payment method';
-  if (kind === 'email') return 'email address';
-  return keyWords(key);
-}
-
-/** The caller values of an action: leaves of its arguments, with their path. */
-function callerValues(action: PlannedAction): CallerValue[] {
-  const out: CallerValue[] = [];
-  const walk = (value: unknown, path: (string | number)[], key: string) => {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], key));
-    else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value as JsonObject)) walk(v, [...path, k], k);
-    } else {
-      const kind = valueKindOf(key, value);
-      if (kind !== undefined) {
-        const planned = String(value);
-        out.push({ path, key, kind, planned, id: `${kind}:${canonical(planned)}` });
-      }
-    }
-  };
-  walk(action.arguments, [], '');
-  return out;
-}
-
-function setAt(target: JsonObject, path: readonly (string | number)[], value: unknown): void {
-  let node: unknown = target;
-  for (const step of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[step];
-  (node as Record<string | number, unknown>)[path[path.length - 1]!] = value;
-}
 
 /** The read tool that looks an account up by user id alone, when the session has one. */
 function identityTool(host: PolicyHost): string | undefined {
@@ -467,13 +419,6 @@ class ListeningAgent {
     m.closingAsked = true;
     return { text: `Everything I can do for you is done. ${CLOSING_QUESTION}` };
   }
-}
-
-/** A heard value is taken for the planned one only when it is not wholly another value. */
-function closeEnough(value: CallerValue, heard: string): boolean {
-  if (value.kind === 'amount' || value.kind === 'name') return true;
-  const a = canonical(value.planned);
-  return editDistance(a, canonical(heard)) <= Math.ceil(0.6 * a.length);
 }
 
 function emit(

@@ -1,0 +1,70 @@
+/**
+ * The caller values of a plan step, for the listening reference agent: which
+ * arguments of a planned call the caller must have said (ids, codes, emails,
+ * names, amounts), what the agent calls them when it asks, and whether a heard
+ * value is close enough to the planned one to be taken for it.
+ */
+import type { JsonObject } from '../scenario/types.js';
+import { canonical, editDistance, keyWords, valueKindOf } from './listening-common.js';
+import type { ValueKind } from './listening-common.js';
+import type { PlannedAction } from './scripted-plan.js';
+
+/** One argument value the caller must have said. */
+export interface CallerValue {
+  path: (string | number)[];
+  key: string;
+  kind: ValueKind;
+  planned: string;
+  /** Shared by every step that needs the same value. */
+  id: string;
+}
+
+/** A caller value an action was called with, as heard. */
+export interface HeardUse extends Pick<CallerValue, 'id' | 'key' | 'kind'> {
+  value: string;
+}
+
+/** What the agent calls a value when it asks for it ("user id", "payment method"). */
+export function labelOf(key: string, kind: ValueKind): string {
+  if (key === 'user_id') return 'user id';
+  if (key === 'payment_id') return 'payment method';
+  if (kind === 'email') return 'email address';
+  return keyWords(key);
+}
+
+/** The caller values of an action: leaves of its arguments, with their path. */
+export function callerValues(action: PlannedAction): CallerValue[] {
+  const out: CallerValue[] = [];
+  const walk = (value: unknown, path: (string | number)[], key: string) => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], key));
+    else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as JsonObject)) walk(v, [...path, k], k);
+    } else {
+      const kind = valueKindOf(key, value);
+      if (kind !== undefined) {
+        const planned = String(value);
+        out.push({ path, key, kind, planned, id: `${kind}:${canonical(planned)}` });
+      }
+    }
+  };
+  walk(action.arguments, [], '');
+  return out;
+}
+
+/** Set the leaf of `target` at `path` (a path from {@link callerValues}). */
+export function setAt(
+  target: JsonObject,
+  path: readonly (string | number)[],
+  value: unknown,
+): void {
+  let node: unknown = target;
+  for (const step of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[step];
+  (node as Record<string | number, unknown>)[path[path.length - 1]!] = value;
+}
+
+/** A heard value is taken for the planned one only when it is not wholly another value. */
+export function closeEnough(value: CallerValue, heard: string): boolean {
+  if (value.kind === 'amount' || value.kind === 'name') return true;
+  const a = canonical(value.planned);
+  return editDistance(a, canonical(heard)) <= Math.ceil(0.6 * a.length);
+}
