@@ -19,7 +19,9 @@
  *   step without it and moves on (it does not guess: a value it never heard is
  *   never acted on). A heard value a tool rejected is not used again, and is asked for again.
  *   Dates, flight numbers, words such as a cabin and flags are not gated: the
- *   agent is taken to have found them itself.
+ *   agent is taken to have found them itself. Nor is money charged to a
+ *   payment method (the `amount` beside a `payment_id`): the agent works the
+ *   price out from what it read, and the caller does not know it.
  * - The account. With a read tool that takes only a `user_id`
  *   (`get_user_details`) and a plan that does not call it, the agent first looks
  *   the caller's account up with the user id it heard (asking for it, then for

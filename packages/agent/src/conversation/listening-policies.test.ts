@@ -249,6 +249,39 @@ describe('listening reference agent', () => {
     });
   });
 
+  it('prices a booking itself: asks for the caller values, never for the amount it charges', async () => {
+    const book = {
+      name: 'book_reservation',
+      side: 'agent',
+      arguments: {
+        user_id: 'aarav_garcia_1177',
+        passengers: [{ first_name: 'Priya', last_name: 'Sharma', dob: '2001-04-12' }],
+        payment_methods: [{ payment_id: 'gift_card_8887175', amount: 348 }],
+      },
+    };
+    const tools = [...airlineTools, tool('book_reservation', 'write', ['user_id'])];
+    const agent = new Talk(createListeningAgentModel(host({ actions: [book] }, tools)));
+    await agent.hear('hello');
+    await agent.hear('hi i want to book a one way flight for a friend');
+    await agent.hear('my user id is aarav underscore garcia underscore one one seven seven');
+    // The passenger is the caller's to say; the $348 is the fare, which the caller never knew.
+    const askName = await agent.results(aaravDetails);
+    expect(askName.text).toMatch(/Could you tell me your first name/);
+    const readBack = await agent.hear('the passenger is priya sharma');
+    expect(readBack.text).not.toMatch(/your amount/);
+    expect(readBack.text).toMatch(/\$348.*Shall I go ahead\?/);
+    const act = await agent.hear('yes please go ahead');
+    expect(act.calls).toEqual([{ name: 'book_reservation', arguments: book.arguments }]);
+
+    // An amount the caller gives (how much data to add) is still theirs to say.
+    const refuel = { name: 'refuel_data', side: 'agent', arguments: { gb_amount: 2 } };
+    const data = new Talk(
+      createListeningAgentModel(host({ actions: [refuel] }, [tool('refuel_data', 'write', [])])),
+    );
+    await data.hear('hello');
+    expect((await data.hear('i ran out of data')).text).toMatch(/Could you tell me your gb amount/);
+  });
+
   it('keeps the drop-last-action fault', async () => {
     const plan = { actions: [changeFlights], faults: ['drop-last-action'] };
     const agent = new Talk(createListeningAgentModel(host(plan, airlineTools)));

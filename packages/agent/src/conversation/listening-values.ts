@@ -32,22 +32,42 @@ export function labelOf(key: string, kind: ValueKind): string {
   return keyWords(key);
 }
 
-/** The caller values of an action: leaves of its arguments, with their path. */
+/**
+ * Whether a field is money charged to a payment method (the `amount` beside a
+ * `payment_id`): the agent prices the change from what it read (fares,
+ * balances) and splits it over the payment methods; the caller never knew it.
+ */
+function isCharge(key: string, value: unknown, holder: JsonObject | undefined): boolean {
+  return (
+    typeof value === 'number' && key === 'amount' && typeof holder?.['payment_id'] === 'string'
+  );
+}
+
+/**
+ * The caller values of an action: leaves of its arguments, with their path.
+ * Money charged to a payment method is not one ({@link isCharge}).
+ */
 export function callerValues(action: PlannedAction): CallerValue[] {
   const out: CallerValue[] = [];
-  const walk = (value: unknown, path: (string | number)[], key: string) => {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], key));
+  const walk = (
+    value: unknown,
+    path: (string | number)[],
+    key: string,
+    holder: JsonObject | undefined,
+  ) => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], key, holder));
     else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value as JsonObject)) walk(v, [...path, k], k);
+      const object = value as JsonObject;
+      for (const [k, v] of Object.entries(object)) walk(v, [...path, k], k, object);
     } else {
-      const kind = valueKindOf(key, value);
+      const kind = isCharge(key, value, holder) ? undefined : valueKindOf(key, value);
       if (kind !== undefined) {
         const planned = String(value);
         out.push({ path, key, kind, planned, id: `${kind}:${canonical(planned)}` });
       }
     }
   };
-  walk(action.arguments, [], '');
+  walk(action.arguments, [], '', undefined);
   return out;
 }
 
