@@ -14,10 +14,11 @@
  *   planned one (a misheard id is acted on as heard, so it shows up as a tool
  *   error or a wrong end state). Ids, codes and emails more than 60 % of their
  *   characters away from the planned value, and names more than 40 % away, are
- *   taken for other values. When none was heard it asks for it, then asks to
- *   spell it, at most twice per value; after that it says it cannot do that
- *   step without it and moves on (it does not guess: a value it never heard is
- *   never acted on). A heard value a tool rejected is not used again, and is asked for again.
+ *   taken for other values (a number word is never a name). When none was
+ *   heard it asks for it (a name in a list of passengers as the passenger's,
+ *   who need not be the caller), then asks to spell it, at most twice per
+ *   value; after that it says it cannot do that step without it and moves on
+ *   (it does not guess: a value it never heard is never acted on). A heard value a tool rejected is not used again, and is asked for again.
  *   Dates, flight numbers, words such as a cabin and flags are not gated: the
  *   agent is taken to have found them itself. Nor is money charged to a
  *   payment method (the `amount` beside a `payment_id`): the agent works the
@@ -63,7 +64,7 @@ import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
 import { readScriptedPlan } from './scripted-plan.js';
 import type { PlannedAction, ScriptedPlan } from './scripted-plan.js';
 import { CLOSING_QUESTION, CONFIRM_QUESTION, END_TOOL_NAMES } from './scripted-policies.js';
-import { callerValues, closeEnough, labelOf, setAt } from './listening-values.js';
+import { callerValues, closeEnough, setAt } from './listening-values.js';
 import type { CallerValue, HeardUse } from './listening-values.js';
 
 /** Times the agent asks for one caller value (then it gives up on the step). */
@@ -259,7 +260,7 @@ class ListeningAgent {
     let notes = '';
     const say = (reply: Reply): Reply => ({ ...reply, text: `${notes} ${reply.text}`.trim() });
     // A refused value is asked for again, never replaced by one found elsewhere.
-    const reask = m.reask && this.ask(m.reask.id, labelOf(m.reask.key, m.reask.kind), m.reask.kind);
+    const reask = m.reask && this.ask(m.reask.id, m.reask.label, m.reask.kind);
     m.reask = undefined;
     if (reask) return say({ text: reask });
     for (let guard = 0; guard < 2 * plan.actions.length + 2; guard++) {
@@ -295,7 +296,7 @@ class ListeningAgent {
       const resolved = this.resolve(action, messages, texts);
       if ('missing' in resolved) {
         const { missing } = resolved;
-        const label = labelOf(missing.key, missing.kind);
+        const { label } = missing;
         const question = m.givenUp.has(missing.id)
           ? undefined
           : this.ask(missing.id, label, missing.kind);
@@ -381,7 +382,7 @@ class ListeningAgent {
       );
       if (heard === undefined || !closeEnough(value, heard)) return { missing: value };
       setAt(args, value.path, value.kind === 'amount' ? Number(heard) : heard);
-      used.push({ id: value.id, value: heard, key: value.key, kind: value.kind });
+      used.push({ id: value.id, value: heard, label: value.label, kind: value.kind });
     }
     return { args, used };
   }

@@ -201,9 +201,12 @@ export function withHeardDigits(heard: string): string {
 }
 const digitWordOf: Record<string, string> = { '1': 'one', '2': 'two', '4': 'four', '8': 'eight' };
 
-/** Values of one kind found in heard text, as written values. */
+/** Values of one kind found in heard text, as written values (for names: every word but number words). */
 export function heardValues(heardText: string, kind: ValueKind): string[] {
-  if (kind === 'name') return heardWords(heardText).filter((w) => /^[a-z]{2,}$/.test(w));
+  if (kind === 'name') {
+    // Any word may be a name, but not a number word ("seven" is no "Kevin").
+    return heardWords(heardText).filter((w) => /^[a-z]{2,}$/.test(w) && !isNumberWord(w));
+  }
   const heard = withHeardDigits(heardText);
   const entities: SpokenEntity[] = extractEntities(heard, { referenceYear: REFERENCE_YEAR });
   const kinds: Record<ValueKind, SpokenEntityKind[]> = {

@@ -266,7 +266,7 @@ describe('listening reference agent', () => {
     await agent.hear('my user id is aarav underscore garcia underscore one one seven seven');
     // The passenger is the caller's to say; the $348 is the fare, which the caller never knew.
     const askName = await agent.results(aaravDetails);
-    expect(askName.text).toMatch(/Could you tell me your first name/);
+    expect(askName.text).toMatch(/Could you tell me your passenger's first name/);
     const readBack = await agent.hear('the passenger is priya sharma');
     expect(readBack.text).not.toMatch(/your amount/);
     expect(readBack.text).toMatch(/\$348.*Shall I go ahead\?/);
@@ -403,6 +403,43 @@ describe('caller facts', () => {
   it('takes a heard name close to the planned one as heard', () => {
     expect(closestHeard(['my name is mohamed silver'], 'name', 'Silva')).toBe('Silver');
     expect(closestHeard(['my name is me away'], 'name', 'Mia')).toBeUndefined();
+  });
+
+  it('takes no number word for a name', () => {
+    const heard = [
+      'i want to book a one way flight on may twenty sixth',
+      'my user id is sophia underscore silva underscore seven five five seven',
+    ];
+    expect(closestHeard(heard, 'name', 'Kevin')).toBeUndefined();
+    expect(closestHeard(heard, 'name', 'Smith')).toBeUndefined();
+    expect(closestHeard([...heard, "the passenger's name is kevin smith"], 'name', 'Kevin')).toBe(
+      'Kevin',
+    );
+  });
+
+  it('knows a passenger named in the task, and gives its own name for a passenger otherwise', async () => {
+    const task = instructions.replace(
+      'You want to change the name from Mei Lee to Mei Garcia.',
+      'You want to add an extra passenger Kevin Smith, DOB 2001-04-12.',
+    );
+    expect(callerFacts(task)).toContainEqual({
+      label: 'passenger name',
+      value: 'Kevin Smith',
+      kind: 'name',
+    });
+    const withPassenger = new Talk(createListeningUserModel(host({ actions: [] }, [], task)));
+    await withPassenger.hear('hello');
+    expect(
+      (await withPassenger.hear("could you tell me your passenger's first name please")).text,
+    ).toBe("The passenger's name is Kevin Smith.");
+    expect((await withPassenger.hear('could you tell me your first name please')).text).toBe(
+      'My name is Anya Garcia.',
+    );
+    const alone = new Talk(createListeningUserModel(host({ actions: [] }, [], instructions)));
+    await alone.hear('hello');
+    expect((await alone.hear("could you tell me your passenger's last name please")).text).toBe(
+      'My name is Anya Garcia.',
+    );
   });
 });
 

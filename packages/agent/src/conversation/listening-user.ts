@@ -6,8 +6,9 @@
  * - It opens with its reason for calling in the first person ("Hi, I want to
  *   cancel my reservation EHGLP3"), never with its instructions' headings.
  * - Asked for something it knows (name, user id, reservation or order number,
- *   email, zip code, phone: the "Your ... is ..." facts of its instructions),
- *   it gives it; asked to spell, it spells it (NATO words for letters, digit
+ *   email, zip code, phone: the "Your ... is ..." facts of its instructions;
+ *   a passenger it names, "passenger Kevin Smith"), it gives it (asked for a
+ *   passenger's name with none named, its own); asked to spell, it spells it (NATO words for letters, digit
  *   words, "underscore"); asked for something it does not know, it says so and
  *   offers its user id instead.
  * - Asked to confirm, it reads the values it heard (ids, codes, emails) back
@@ -132,7 +133,11 @@ export function callerFacts(text: string): CallerFact[] {
       .replace(/^['"\u2018\u201c]+|['"\u2019\u201d]+$/g, '');
     const known = facts.filter((f) => f.label === label);
     if (!value || (known.length > 0 && !more) || known.some((f) => f.value === value)) return;
-    facts.push({ label, value, kind: label === 'name' ? 'name' : kindOfValue(value) });
+    facts.push({
+      label,
+      value,
+      kind: /^(passenger )?name$/.test(label) ? 'name' : kindOfValue(value),
+    });
   };
   const you = /\b(?:You are|I am|My name is|Your name is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)/.exec(
     text,
@@ -147,6 +152,10 @@ export function callerFacts(text: string): CallerFact[] {
   }
   const phone = /\bphone number (?:is )?(\+?\d[\d\s().-]{6,}\d)/i.exec(text);
   if (phone) add('phone number', phone[1]!);
+  // A passenger named with a full name: "add an extra passenger Kevin Smith".
+  for (const m of text.matchAll(/\bpassenger,?\s+(?:named\s+)?([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)/g)) {
+    add('passenger name', m[1]!, true);
+  }
   // Codes named in the text: "reservation EHGLP3", "reservation IDs XEHM4B and 59XX6W".
   const code = '#?[A-Z0-9]{5,10}';
   for (const m of text.matchAll(
@@ -220,10 +229,15 @@ export function spellValue(value: string): string {
   return words.join(' ').replace(/\s+,/g, ',').replace(/,\s*$/, '');
 }
 
-/** How a fact is said in a sentence: "My user id is aarav_garcia_1177." */
+/** How a fact is said in a sentence: "My user id is aarav_garcia_1177.", "The passenger's name is Kevin Smith." */
 function sayFact(fact: CallerFact, spell: boolean): string {
-  if (!spell || fact.kind === 'other') return `My ${fact.label} is ${fact.value}.`;
-  return `Sure, my ${fact.label} is spelled ${spellValue(fact.value)}.`;
+  const passenger = /^passenger /.test(fact.label);
+  const whose = passenger
+    ? `the passenger's ${fact.label.slice('passenger '.length)}`
+    : `my ${fact.label}`;
+  const subject = whose.charAt(0).toUpperCase() + whose.slice(1);
+  if (!spell || fact.kind === 'other') return `${subject} is ${fact.value}.`;
+  return `Sure, ${whose} is spelled ${spellValue(fact.value)}.`;
 }
 
 /** Facts said together: several values of one label in one sentence. */
@@ -239,8 +253,8 @@ function sayFacts(facts: readonly CallerFact[], spell: boolean): string {
   return facts.map((f) => sayFact(f, spell)).join(' ');
 }
 
-/** What the agent asked for, by the facts' labels. */
-const TOPICS: { asked: RegExp; label: RegExp; word: string }[] = [
+/** What the agent asked for, by the facts' labels (`fallback`: the facts given when none has the label). */
+const TOPICS: { asked: RegExp; label: RegExp; word: string; fallback?: RegExp }[] = [
   { asked: /\buser\b|\baccount\b|\bid\b|\bi d\b/g, label: /user/, word: 'user id' },
   {
     asked: /\breservation|\bconfirmation|\bbooking/g,
@@ -251,7 +265,9 @@ const TOPICS: { asked: RegExp; label: RegExp; word: string }[] = [
   { asked: /\be ?mail\b/g, label: /mail/, word: 'email address' },
   { asked: /\bzip\b|\bpostal\b|\bpost code\b/g, label: /zip|postal/, word: 'zip code' },
   { asked: /\bphone\b/g, label: /phone/, word: 'phone number' },
-  { asked: /\bname\b/g, label: /^name$/, word: 'name' },
+  // A passenger's name: a passenger the caller named, else the caller (who travels).
+  { asked: /\bpassenger'?s?\b/g, label: /^passenger /, word: 'passenger name', fallback: /^name$/ },
+  { asked: /(?<!\bpassenger'?s?(?: first| last| full)? )\bname\b/g, label: /^name$/, word: 'name' },
 ];
 
 /** The topic the agent asked about last in what was heard (its question ends its turn). */
@@ -336,7 +352,10 @@ function userTurn(
   const spell = ASKS_SPELL.test(heard);
   if (topic || spell) {
     memory.unclear = 0;
-    const known = topic ? script.facts.filter((f) => topic.label.test(f.label)) : [];
+    const about = (label: RegExp | undefined) =>
+      label ? script.facts.filter((f) => label.test(f.label)) : [];
+    let known = about(topic?.label);
+    if (known.length === 0) known = about(topic?.fallback);
     const given = known.length > 0 ? known : spell && memory.lastGiven ? [memory.lastGiven] : [];
     if (given.length > 0) {
       memory.lastGiven = given[given.length - 1];

@@ -15,20 +15,27 @@ export interface CallerValue {
   key: string;
   kind: ValueKind;
   planned: string;
+  /** What the agent calls it when it asks ("user id", "passenger's first name"). */
+  label: string;
   /** Shared by every step that needs the same value. */
   id: string;
 }
 
 /** A caller value an action was called with, as heard. */
-export interface HeardUse extends Pick<CallerValue, 'id' | 'key' | 'kind'> {
+export interface HeardUse extends Pick<CallerValue, 'id' | 'label' | 'kind'> {
   value: string;
 }
 
-/** What the agent calls a value when it asks for it ("user id", "payment method"). */
-export function labelOf(key: string, kind: ValueKind): string {
+/**
+ * What the agent calls a value when it asks for it ("user id", "payment
+ * method"); a name in a list of passengers is the passenger's, who need not be
+ * the caller ("passenger's first name").
+ */
+function labelOf(key: string, kind: ValueKind, path: readonly (string | number)[]): string {
   if (key === 'user_id') return 'user id';
   if (key === 'payment_id') return 'payment method';
   if (kind === 'email') return 'email address';
+  if (kind === 'name' && path.includes('passengers')) return `passenger's ${keyWords(key)}`;
   return keyWords(key);
 }
 
@@ -63,7 +70,8 @@ export function callerValues(action: PlannedAction): CallerValue[] {
       const kind = isCharge(key, value, holder) ? undefined : valueKindOf(key, value);
       if (kind !== undefined) {
         const planned = String(value);
-        out.push({ path, key, kind, planned, id: `${kind}:${canonical(planned)}` });
+        const label = labelOf(key, kind, path);
+        out.push({ path, key, kind, planned, label, id: `${kind}:${canonical(planned)}` });
       }
     }
   };
