@@ -87,6 +87,42 @@ function termIndex(product: Product): Map<string, number> {
   return index;
 }
 
+const namingCache = new WeakMap<Product, Set<string>>();
+
+/** The terms that say what a product is: its name, brand, category and tags (cached per product object). */
+function namingTerms(product: Product): Set<string> {
+  let terms = namingCache.get(product);
+  if (!terms) {
+    const fields = [product.name, product.brand, product.category, ...product.tags];
+    terms = new Set(tokenize(fields.join(' ')));
+    namingCache.set(product, terms);
+  }
+  return terms;
+}
+
+/** A query's words as the catalogue knows them (see {@link queryCoverage}). */
+export interface QueryCoverage {
+  /** Words no product has in any field ("wine"). */
+  unknown: string[];
+  /** Words that name products (in a name, brand, category or tag), not only describe them. */
+  naming: string[];
+}
+
+/**
+ * How a query's words stand in the whole catalogue, whatever the filters: which no product has,
+ * and which name products rather than only describe them (a colour, a size, a spec, a word of a
+ * description). "red wine" has an unknown word and no naming one: the store sells no such thing,
+ * although some products come in red.
+ */
+export function queryCoverage(db: CommerceDb, query: string): QueryCoverage {
+  const coverage: QueryCoverage = { unknown: [], naming: [] };
+  for (const term of new Set(tokenize(query))) {
+    if (db.products.some((p) => namingTerms(p).has(term))) coverage.naming.push(term);
+    else if (!db.products.some((p) => termIndex(p).has(term))) coverage.unknown.push(term);
+  }
+  return coverage;
+}
+
 /** Search criteria (the `search_products` arguments). */
 export interface SearchCriteria {
   query?: string;

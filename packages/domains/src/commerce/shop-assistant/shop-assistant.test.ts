@@ -104,6 +104,19 @@ describe('scripted shop assistant', () => {
     expect(none.text).toMatch(/I found nothing for laptops under \$5/);
   });
 
+  it('says it has none of goods the store lacks, and what it sells instead, with no list', async () => {
+    const { say } = await shop();
+    const none = await say('do you have red wine');
+    expect(none.tools).toEqual(['search_products']);
+    expect(none.text).toMatch(
+      /^I found no "red wine" here\. This store sells apparel, audio, .+ and shoes\.$/m,
+    );
+    expect(none.text).not.toMatch(/^1\. /m);
+    // A word the catalogue lacks beside one that names products still finds them.
+    const found = await say('show me comfy headphones');
+    expect(found.tools).toEqual(['search_products', 'show_products']);
+  });
+
   it('understands amounts said in words, as a speech recognizer writes them', async () => {
     const { say } = await shop();
     const spoken = await say('show me headphones under one hundred dollars');

@@ -8,6 +8,7 @@
 import type { JsonObject } from '@scenaro/agent';
 import type { CartView } from '../model/cart.js';
 import { findProduct, isInStock, optionValues } from '../model/catalog.js';
+import { queryCoverage } from '../model/search.js';
 import { VARIANT_OPTION_KEYS } from '../model/db-types.js';
 import type { CommerceDb, Product, User } from '../model/db-types.js';
 import { isCartView } from './context.js';
@@ -65,6 +66,13 @@ function searchStep({ request, done, db, maxResults }: TurnInput): Step {
     };
   }
   if (!found.ok) return say(`The search failed: ${found.error ?? 'unknown error'}.`);
+  const query = search.args['query'];
+  const coverage = typeof query === 'string' ? queryCoverage(db, query) : undefined;
+  if (coverage && coverage.unknown.length > 0 && coverage.naming.length === 0) {
+    // Goods the store lacks ("red wine"): products that only share a word with them ("red") are no answer.
+    const categories = [...new Set(db.products.map((p) => p.category))].sort();
+    return say(`I found no ${search.label} here. This store sells ${listWords(categories)}.`);
+  }
   const result = found.result as { total_matches?: number; results?: { product_id: string }[] };
   const ids = (result.results ?? []).map((r) => r.product_id);
   if (ids.length === 0) {
