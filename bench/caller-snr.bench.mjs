@@ -1,0 +1,173 @@
+// Benchmark: how the agent's ear degrades with the caller's background noise. The same
+// tau2_airline scenarios in audio mode on the fast clock, with the scripted listening policies
+// and the offline engines (PocketSphinx, Flite), through the caller's line (`--caller-effects`):
+// first clean (`control`: the telephone channel only, the baseline measured in this run), then
+// with a stationary background (the `busy_street_iphone_mic` stand-in, no drift) at each SNR.
+// Per run: the agent's ear's normalized and raw word error rate, pooled over the scenarios
+// (errors / reference words), entity accuracy, success and wall time, and the normalized WER
+// as a ratio of the clean run's.
+//
+//   npm run build && node bench/caller-snr.bench.mjs [--scenarios N] [--concurrency C] [snr-db...]
+//
+// Defaults: 10 scenarios (`tau2_airline__0` ... `__9`), concurrency 2, SNRs 20 10 5 dB.
+// Each run is the CLI in a child process, into a temporary folder. Loopback only.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  emitMeasured,
+  evalDataRoot,
+  positiveInt,
+  printTable,
+  ratio,
+  repoRoot,
+  scenarioArgs,
+  skipWithoutEvalData,
+  watchdog,
+} from './lib/common.mjs';
+
+skipWithoutEvalData('caller-snr bench');
+const args = process.argv.slice(2);
+const concurrencyAt = args.indexOf('--concurrency');
+const concurrency = concurrencyAt >= 0 ? positiveInt(args[concurrencyAt + 1]) : 2;
+const rest = args.filter((_, i) => i !== concurrencyAt && i !== concurrencyAt + 1);
+const { count, levels } = scenarioArgs(rest, 10);
+const snrs = levels.length > 0 ? levels.map(Number) : [20, 10, 5];
+if (snrs.some((s) => !Number.isFinite(s))) {
+  console.error(`SNRs are numbers of dB, got ${levels.join(' ')}`);
+  process.exit(2);
+}
+watchdog('caller-snr bench', 3600);
+
+const DOMAIN = 'tau2_airline';
+const NOISE = 'busy_street_iphone_mic';
+const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
+const output = mkdtempSync(path.join(os.tmpdir(), 'scenaro-bench-caller-snr-'));
+
+/** The caller-effects file of one run: `control`, plus steady noise at `snr` dB when given. */
+function effectsFile(snr) {
+  const file = path.join(output, `effects-${snr ?? 'clean'}.json`);
+  const effects =
+    snr === undefined
+      ? {}
+      : {
+          background_noise_file: `${NOISE}.wav`,
+          source_effects_config: {
+            enable_background_noise: true,
+            noise_snr_db: snr,
+            noise_snr_drift_db: 0,
+          },
+        };
+  writeFileSync(file, JSON.stringify(effects));
+  return file;
+}
+
+/** Errors and reference words of the agent's ear over `metrics`, from `key` (wer kind). */
+function pooled(metrics, key) {
+  let errors = 0;
+  let words = 0;
+  for (const m of metrics) {
+    const w = m.audio?.[key]?.agent_stt;
+    if (!w) continue;
+    errors += w.substitutions + w.deletions + w.insertions;
+    words += w.reference_words;
+  }
+  return { rate: words > 0 ? errors / words : NaN, words };
+}
+
+/** Entities the caller said that the agent heard right, over all scenarios. */
+function entities(metrics) {
+  let right = 0;
+  let said = 0;
+  for (const m of metrics) {
+    const e = m.audio?.entity_accuracy?.agent_stt;
+    if (!e) continue;
+    right += e.heard_right ?? 0;
+    said += e.said ?? 0;
+  }
+  return said > 0 ? `${right}/${said}` : 'n/a';
+}
+
+/** One `scenaro eval` run with the caller's line at `snr` (clean when undefined). */
+async function run(snr) {
+  const runId = snr === undefined ? 'clean' : `snr${snr}`;
+  const cli = path.join(repoRoot, 'packages/cli/bin/scenaro.js');
+  const cliArgs = [
+    ...['eval', '--mode', 'audio', '--audio-clock', 'fast', '--domain', DOMAIN],
+    ...['--data-root', evalDataRoot, '--output-dir', output, '--run-id', runId],
+    ...['--concurrency', String(concurrency), '--scenarios', scenarios.join(',')],
+    ...['--caller-effects', effectsFile(snr)],
+  ];
+  const start = performance.now();
+  const child = spawn(process.execPath, [cli, ...cliArgs], {
+    cwd: repoRoot,
+    env: { ...process.env, SCENARO_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  const wall = (performance.now() - start) / 1000;
+  if (code !== 0 && code !== 1)
+    throw new Error(`scenaro eval exited with ${code}: ${stderr.slice(-2000)}`);
+  const runDir = path.join(output, runId);
+  const metrics = readdirSync(runDir, { withFileTypes: true })
+    .filter(
+      (e) => e.isDirectory() && e.name.startsWith(`${DOMAIN}__`) && !e.name.includes('.killed.'),
+    )
+    .map((e) => JSON.parse(readFileSync(path.join(runDir, e.name, 'metrics.json'), 'utf8')));
+  return {
+    snr: snr ?? null,
+    scenarios: metrics.length,
+    passed: metrics.filter((m) => m.is_successful === true).length,
+    normalized_wer: pooled(metrics, 'normalized_wer'),
+    raw_wer: pooled(metrics, 'wer'),
+    entities: entities(metrics),
+    wall_seconds: wall,
+  };
+}
+
+const rows = [];
+try {
+  for (const snr of [undefined, ...snrs]) {
+    const row = await run(snr);
+    rows.push(row);
+    console.error(
+      `  ${snr === undefined ? 'clean' : `${snr} dB`}: normalized WER ` +
+        `${(row.normalized_wer.rate * 100).toFixed(1)} %, ${row.passed}/${row.scenarios} passed, ` +
+        `${row.wall_seconds.toFixed(0)} s`,
+    );
+  }
+} finally {
+  rmSync(output, { recursive: true, force: true });
+}
+
+const base = rows[0];
+const pct = (x) => `${(x * 100).toFixed(1)} %`;
+printTable(
+  `caller-snr: the agent's ear vs the caller's background noise (${NOISE} stand-in), ` +
+    `${DOMAIN} (${count} scenarios), PocketSphinx + Flite, fast clock; baseline: the clean ` +
+    `caller's line in the same run`,
+  [
+    'background',
+    'passed',
+    'normalized WER (agent ear)',
+    'vs clean',
+    'raw WER',
+    'reference words',
+    'entities heard right',
+    'wall s',
+  ],
+  rows.map((r) => [
+    r.snr === null ? 'none (control)' : `${r.snr} dB SNR`,
+    `${r.passed}/${r.scenarios}`,
+    pct(r.normalized_wer.rate),
+    ratio(r.normalized_wer.rate, base.normalized_wer.rate),
+    pct(r.raw_wer.rate),
+    r.normalized_wer.words,
+    r.entities,
+    r.wall_seconds.toFixed(0),
+  ]),
+);
+emitMeasured({ domain: DOMAIN, noise: NOISE, concurrency, rows });
