@@ -122,7 +122,11 @@ export class ConnectionWatch {
         this.#close(ws, w, 1008, `client-ready was not sent within ${handshakeTimeoutMs} ms`);
         continue;
       }
-      if (this.#halfReceived(ws)) {
+      if (w.paused) {
+        // The server is not reading: the rest of a half-read message waits on the server, not
+        // on the client, so the frame deadline counts again from when reading resumes.
+        delete w.partial;
+      } else if (this.#halfReceived(ws)) {
         if (!w.partial || w.partial.messages !== w.messages) {
           w.partial = { since: now, messages: w.messages };
         } else if (now - w.partial.since > frameTimeoutMs) {
