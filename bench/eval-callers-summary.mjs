@@ -1,0 +1,136 @@
+// Summary of `scenaro eval --mode audio` run folders with realistic callers (BENCHMARKS.md,
+// "Audio mode with realistic callers"): per run folder, success, stop reasons, the agent's ear's
+// normalized word error rate pooled over the scenarios (errors / reference words), the
+// conversation audio and the interaction panel's pooled figures side by side. A folder of
+// several presets (with `comparison.json`) stands for its presets' folders. `--scenarios a,b,...`
+// keeps those scenarios only (to compare runs on the scenarios they share).
+//
+//   node bench/eval-callers-summary.mjs [--scenarios LIST] RUN_DIR [RUN_DIR...]
+//
+// It reads result files only: run the evaluations first (the commands are in BENCHMARKS.md).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { printTable } from './lib/common.mjs';
+
+const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
+const args = process.argv.slice(2);
+const at = args.indexOf('--scenarios');
+const only = at >= 0 ? new Set(args[at + 1].split(',')) : undefined;
+const given = args.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
+
+/** Run folders: a folder of several presets stands for its presets' folders. */
+const dirs = given.flatMap((dir) => {
+  const comparison = path.join(dir, 'comparison.json');
+  if (existsSync(comparison)) return read(comparison).presets.map((p) => path.join(dir, p.dir));
+  const presets = ['control', 'regular'].map((p) => path.join(dir, p)).filter(existsSync);
+  return presets.length > 0 ? presets : [dir];
+});
+if (dirs.length === 0) {
+  console.error(
+    'usage: node bench/eval-callers-summary.mjs [--scenarios LIST] RUN_DIR [RUN_DIR...]',
+  );
+  process.exit(2);
+}
+
+/** Each finished scenario of `dir`: its metrics and its interaction panel. */
+function scenarios(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.includes('.killed.'))
+    .filter((e) => existsSync(path.join(dir, e.name, 'metrics.json')))
+    .filter((e) => !only || only.has(e.name))
+    .map((e) => ({
+      metrics: read(path.join(dir, e.name, 'metrics.json')),
+      panel: existsSync(path.join(dir, e.name, 'interaction_metrics.json'))
+        ? read(path.join(dir, e.name, 'interaction_metrics.json'))
+        : undefined,
+    }));
+}
+
+/** Numerator and denominator of a ratio figure summed over the panels. */
+function pooledRatio(panels, key) {
+  let num = 0;
+  let den = 0;
+  for (const p of panels) {
+    num += p[key]?.numerator ?? 0;
+    den += p[key]?.denominator ?? 0;
+  }
+  return den > 0 ? `${(num / den).toFixed(3)} (${num}/${den})` : `n/a (0 events)`;
+}
+
+/** A mean figure pooled over the panels (total / count). */
+function pooledMean(panels, key) {
+  let total = 0;
+  let count = 0;
+  for (const p of panels) {
+    total += p[key]?.total ?? 0;
+    count += p[key]?.count ?? 0;
+  }
+  return count > 0 ? `${(total / count).toFixed(2)} s (n=${count})` : 'n/a';
+}
+
+function wer(list) {
+  let errors = 0;
+  let words = 0;
+  for (const { metrics } of list) {
+    const w = metrics.audio?.normalized_wer?.agent_stt;
+    if (!w) continue;
+    errors += w.substitutions + w.deletions + w.insertions;
+    words += w.reference_words;
+  }
+  return words > 0 ? `${((errors / words) * 100).toFixed(1)} %` : 'n/a';
+}
+
+const rows = dirs.map((dir) => {
+  const list = scenarios(dir);
+  const panels = list.map((s) => s.panel).filter(Boolean);
+  const stops = {};
+  for (const { metrics } of list)
+    stops[metrics.stop_reason] = (stops[metrics.stop_reason] ?? 0) + 1;
+  const deadAir = panels.reduce(
+    (acc, p) => {
+      acc.total += p.dead_air?.all?.total_seconds?.value ?? 0;
+      acc.conversation += p.dead_air?.conversation_seconds ?? 0;
+      return acc;
+    },
+    { total: 0, conversation: 0 },
+  );
+  return [
+    path.relative(process.cwd(), dir) || dir,
+    `${list.filter((s) => s.metrics.is_successful === true).length}/${list.length}`,
+    Object.entries(stops)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+    list.reduce((sum, s) => sum + (s.metrics.audio?.audio_seconds ?? 0), 0).toFixed(0),
+    wer(list),
+    pooledRatio(panels, 'response_rate'),
+    pooledMean(panels, 'response_latency_mean'),
+    pooledRatio(panels, 'yield_rate'),
+    pooledRatio(panels, 'agent_interruption_rate'),
+    pooledRatio(panels, 'selectivity_backchannel'),
+    pooledRatio(panels, 'selectivity_vocal_tic'),
+    pooledRatio(panels, 'selectivity_non_directed'),
+    deadAir.conversation > 0
+      ? `${((deadAir.total / deadAir.conversation) * 100).toFixed(1)} %`
+      : 'n/a',
+  ];
+});
+printTable(
+  `realistic callers: success, the agent's ear and the interaction panel pooled per run` +
+    (only ? ` (scenarios: ${[...only].join(', ')})` : ''),
+  [
+    'run',
+    'passed',
+    'stop reasons',
+    'audio s',
+    'agent ear normalized WER',
+    'response rate R_R',
+    'response latency L_R',
+    'yield rate R_Y',
+    'agent interrupts I_A',
+    'backchannel selectivity',
+    'vocal tic selectivity',
+    'non-directed selectivity',
+    'dead air',
+  ],
+  rows,
+);
