@@ -7,8 +7,8 @@
  */
 import type { ToolContext } from '@scenaro/agent';
 import { pyTruthy } from '@scenaro/agent/python';
-import { evaTool, optStr, str } from './params.js';
-import { KINDS, PARAMS } from './fields.js';
+import { confirmationNumber, evaTool, optStr, str } from './params.js';
+import { KINDS, PARAMS, oneOf } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -218,11 +218,7 @@ export const rebookFlightTool = evaTool({
       KINDS.journeyId,
       'Journey ID of the replacement flight from search_rebooking_options.',
     ],
-    [
-      'rebooking_type',
-      KINDS.rebookingType,
-      'Reason for rebooking. One of: voluntary, same_day, irrops_cancellation, irrops_delay, irrops_schedule_change, missed_flight_passenger_fault, missed_connection_airline_fault.',
-    ],
+    oneOf('rebooking_type', KINDS.rebookingType, 'Reason for rebooking. '),
     [
       'waive_change_fee',
       KINDS.bool,
@@ -244,7 +240,7 @@ export const rebookFlightTool = evaTool({
   run: (values, db, context) =>
     rebook(
       {
-        cn: str(values, 'confirmation_number').toUpperCase(),
+        cn: confirmationNumber(values),
         journeyId: str(values, 'journey_id'),
         newJourneyId: str(values, 'new_journey_id'),
         rebookingType: str(values, 'rebooking_type'),
