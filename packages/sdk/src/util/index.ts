@@ -4,3 +4,4 @@
  */
 export * from './json-object.js';
 export * from './error-message.js';
+export * from './edit-distance.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, isJsonObject } from './index.js';
+import { editDistance, errorMessage, isJsonObject } from './index.js';
 
 describe('isJsonObject', () => {
   it('accepts objects and refuses null, arrays and primitives', () => {
@@ -23,5 +23,19 @@ describe('errorMessage', () => {
   it('puts the name first when asked', () => {
     expect(errorMessage(new TypeError('bad'), { withName: true })).toBe('TypeError: bad');
     expect(errorMessage('plain', { withName: true })).toBe('plain');
+  });
+});
+
+describe('editDistance', () => {
+  it.each([
+    ['', '', 0],
+    ['abc', '', 3],
+    ['', 'abc', 3],
+    ['kitten', 'sitting', 3],
+    ['garcia', 'garica', 2],
+    ['same', 'same', 0],
+  ])('%j to %j is %d', (a, b, distance) => {
+    expect(editDistance(a, b)).toBe(distance);
+    expect(editDistance(b, a)).toBe(distance);
   });
 });
