@@ -5,3 +5,4 @@
 export * from './json-object.js';
 export * from './error-message.js';
 export * from './edit-distance.js';
+export * from './seeded-random.js';
