@@ -42,15 +42,10 @@ const addressParams = {
 
 type AddressArgs = Address;
 
+/** The address fields of the arguments (any other argument is left out). */
 function addressOf(args: AddressArgs): Address {
-  return {
-    address1: args.address1,
-    address2: args.address2,
-    city: args.city,
-    state: args.state,
-    country: args.country,
-    zip: args.zip,
-  };
+  const { address1, address2, city, state, country, zip } = args;
+  return { address1, address2, city, state, country, zip };
 }
 
 /** tau2's `cancel_pending_order` (write tool). */
