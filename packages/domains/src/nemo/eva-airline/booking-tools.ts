@@ -7,7 +7,7 @@
 import { pyIntFromString, pyTruthy } from '@scenaro/agent/python';
 import { isJsonObject } from '@scenaro/sdk/util';
 import { confirmationNumber, evaTool, num, optStr, str } from './params.js';
-import { KINDS, PARAMS, oneOf } from './fields.js';
+import { KINDS, PARAMS, oneOf, optionalFlightNumber } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -114,12 +114,9 @@ export const assignSeatTool = evaTool({
     PARAMS.passengerId,
     PARAMS.journeyId,
     oneOf('seat_preference', KINDS.seatPreference),
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    optionalFlightNumber(
       'For multi-segment journeys, the flight number to assign seat on. Omit for single-segment.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) => {
     const cn = confirmationNumber(values);
@@ -212,12 +209,9 @@ export const addBaggageAllowanceTool = evaTool({
     PARAMS.confirmationNumber,
     PARAMS.journeyId,
     ['num_bags', { type: 'int', ge: 0, le: 5 }, 'Number of checked bags (0-5).'],
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    optionalFlightNumber(
       'For multi-segment, specific flight to add baggage to. Omit to apply to all segments.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) => {
     const cn = confirmationNumber(values);
@@ -256,12 +250,9 @@ export const addMealRequestTool = evaTool({
       KINDS.mealType,
       'One of: vegetarian, vegan, kosher, halal, gluten_free, diabetic, low_sodium, child, hindu, standard, none.',
     ],
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    optionalFlightNumber(
       'For multi-segment, specific flight to apply meal to. Omit to apply to all segments.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) => {
     const cn = confirmationNumber(values);

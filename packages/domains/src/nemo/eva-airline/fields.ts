@@ -136,3 +136,8 @@ export const PARAMS = {
 export function oneOf(name: string, kind: EnumKind, lead = ''): ParamRow {
   return [name, kind, `${lead}One of: ${kind.values.join(', ')}.`];
 }
+
+/** The `flight_number` of a multi-segment journey: optional, the model sees `description`. */
+export function optionalFlightNumber(description: string): ParamRow {
+  return ['flight_number', KINDS.optionalFlightNumber, description, 'optional'];
+}

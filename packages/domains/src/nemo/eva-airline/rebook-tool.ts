@@ -8,7 +8,7 @@
 import type { ToolContext } from '@scenaro/agent';
 import { pyTruthy } from '@scenaro/agent/python';
 import { confirmationNumber, evaTool, optStr, str } from './params.js';
-import { KINDS, PARAMS, oneOf } from './fields.js';
+import { KINDS, PARAMS, oneOf, optionalFlightNumber } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -230,12 +230,9 @@ export const rebookFlightTool = evaTool({
       'Fare class to rebook into if changing cabin (basic_economy, main_cabin, premium_economy, business, first). Omit to keep original fare class.',
       'optional',
     ],
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    optionalFlightNumber(
       'For multi-segment journeys, the specific flight number of the leg to replace (partial rebook). Omit for full journey rebook.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) =>
     rebook(
