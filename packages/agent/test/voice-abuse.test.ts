@@ -14,6 +14,7 @@ import { listenTestServer } from './fixtures.js';
 import { execFileSync } from 'node:child_process';
 import {
   echoConversation,
+  finalTranscripts,
   pocketsphinxMissing,
   sendStream,
   silence,
@@ -189,7 +190,11 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
       const client = await connect(server);
       const first = await speak(tts, 'I would like to cancel my reservation.');
       sendStream(client, silence(500), first, silence(1500));
-      await client.until(() => finals(client).length === 1, 'the first transcript', 30_000);
+      await client.until(
+        () => finalTranscripts(client).length === 1,
+        'the first transcript',
+        30_000,
+      );
       const [pid] = recognizerPids();
       expect(pid).toBeDefined();
       sendStream(client, silence(300), first.subarray(0, first.length / 2));
@@ -199,7 +204,7 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
       const again = await speak(tts, 'What is the status of my order?');
       sendStream(client, again, silence(1500));
       await client.until(
-        () => /status|order/.test(finals(client).join(' ')),
+        () => /status|order/.test(finalTranscripts(client).join(' ')),
         'hearing again',
         30_000,
       );
@@ -285,12 +290,6 @@ function recognizerPids(): number[] {
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
-}
-
-function finals(client: RtviClient): string[] {
-  return client.messages
-    .filter((m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final)
-    .map((m) => (m.data as { text: string }).text);
 }
 
 async function waitUntil(

@@ -1,6 +1,6 @@
 /**
  * What the voice server tests share: an echo policy, flite speech at the
- * input rate, a stream of 16 ms chunks, whether PocketSphinx is here, and a
+ * input rate, a stream of 16 ms chunks, the final transcripts a client was sent, whether PocketSphinx is here, and a
  * voice bot server for a suite.
  */
 import { afterAll, beforeAll } from 'vitest';
@@ -42,6 +42,13 @@ export function sendStream(client: RtviClient, ...parts: Uint8Array[]): void {
   const chunker = PcmChunker.forDuration(INPUT_CHUNK_MS, INPUT_SAMPLE_RATE);
   for (const part of parts) for (const chunk of chunker.push(part)) client.sendAudio(chunk);
   for (const chunk of chunker.flush()) client.sendAudio(chunk);
+}
+
+/** The final transcripts the client was sent, in order. */
+export function finalTranscripts(client: RtviClient): string[] {
+  return client.messages
+    .filter((m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final)
+    .map((m) => (m.data as { text: string }).text);
 }
 
 /**

@@ -19,6 +19,7 @@ import type { RtviClient } from '../src/testing/index.js';
 import { listenTestServer, withRtviClient } from './fixtures.js';
 import {
   echoConversation,
+  finalTranscripts,
   pocketsphinxTests,
   sendStream,
   silence,
@@ -39,12 +40,6 @@ async function toStereo48k(pcm: Uint8Array): Promise<Uint8Array> {
     stereo[2 * i + 1] = v;
   });
   return int16ToPcm16(stereo);
-}
-
-function finalTranscripts(client: RtviClient): string[] {
-  return client.messages
-    .filter((m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final)
-    .map((m) => (m.data as { text: string }).text);
 }
 
 function errors(client: RtviClient): string[] {

@@ -16,17 +16,12 @@ import { listenTestServer } from './fixtures.js';
 import {
   echoConversation,
   echoReply,
+  finalTranscripts,
   sendStream,
   silence,
   speak,
   userTts,
 } from './voice-fixtures.js';
-
-function finals(client: RtviClient): string[] {
-  return client.messages
-    .filter((m) => m.type === 'user-transcription' && (m.data as { final: boolean }).final)
-    .map((m) => (m.data as { text: string }).text);
-}
 
 function pushedTexts(client: RtviClient): string[] {
   return client.messages
@@ -67,15 +62,19 @@ describe('oracle-said', () => {
       // Told once its audio is sent, as the evaluation bridge tells it; answered at once.
       await expect(client.call(ORACLE_SAID_MESSAGE, { text: said })).resolves.toBe(true);
       sendStream(client, silence(1500));
-      await client.until(() => finals(client).length === 1, 'the final transcript', 15_000);
+      await client.until(
+        () => finalTranscripts(client).length === 1,
+        'the final transcript',
+        15_000,
+      );
       const heard = 'i want to cancel reservation e h g l p three';
-      expect(finals(client)).toEqual([heard]);
+      expect(finalTranscripts(client)).toEqual([heard]);
       await client.until(() => pushedTexts(client).length === 1, 'the reply', 15_000);
       expect(pushedTexts(client)).toEqual([echoReply(heard)]);
       // Speech nobody told the words of is heard as nothing: no turn.
       sendStream(client, speech, silence(1500));
-      await client.until(() => finals(client).length === 2, 'the second final', 15_000);
-      expect(finals(client)[1]).toBe('');
+      await client.until(() => finalTranscripts(client).length === 2, 'the second final', 15_000);
+      expect(finalTranscripts(client)[1]).toBe('');
       await expect(client.call(ORACLE_SAID_MESSAGE, { said })).rejects.toThrow(
         'oracle-said needs d.text, a string',
       );

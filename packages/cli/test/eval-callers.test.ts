@@ -6,19 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPocketsphinxSpeechToText } from '@scenaro/agent';
+import { pocketsphinxMissing } from '@scenaro/agent/testing';
 import { cliBuilt, killCliChildren, repoRoot, runCliToEnd } from './built-cli.js';
 
 const dataRoot = resolve(repoRoot, '../shared/eval-data');
 const hasData = existsSync(join(dataRoot, 'tau2_airline', 'tasks_voice.json'));
 if (!hasData) console.warn(`eval-callers tests skipped: no tau2 data at ${dataRoot}`);
-const canHear = await createPocketsphinxSpeechToText()
-  .check()
-  .then(
-    () => true,
-    () => false,
-  );
-if (!canHear) console.warn('eval-callers runs skipped: PocketSphinx is not installed');
+const canHear = (await pocketsphinxMissing('the eval-callers runs')) === undefined;
 const built = cliBuilt('packages/cli/test/eval-callers.test.ts');
 
 afterAll(() => killCliChildren());

@@ -6,13 +6,15 @@
  *
  *   node packages/domains/scripts/generate-commerce-data.mjs [--seed N] [--out path] [--check]
  *
- * `--check` regenerates in memory and exits 1 when the file on disk differs.
+ * `--check` regenerates in memory and exits 1 when the file on disk differs. The PRNG comes from
+ * `@scenaro/sdk/util`, so the workspace is built first (`npx tsc -b`).
  * The output is formatted with the repository's prettier settings so `prettier --check` passes.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
+import { seededRandom } from '@scenaro/sdk/util';
 import { CATEGORIES } from './commerce-catalogue/index.mjs';
 import { ORDER_PLAN, USERS } from './commerce-shoppers.mjs';
 
@@ -23,22 +25,11 @@ const TAX_RATE_BASIS_POINTS = 825;
 const CURRENT_TIME = '2025-06-02T15:00:00Z';
 
 // ---------------------------------------------------------------------------------------------
-// PRNG (mulberry32) and helpers
+// PRNG (mulberry32, `seededRandom`) and helpers
 // ---------------------------------------------------------------------------------------------
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function makeRandom(seed) {
-  const next = mulberry32(seed);
+  const next = seededRandom(seed);
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = (list) => list[Math.floor(next() * list.length)];
   const chance = (p) => next() < p;

@@ -3,7 +3,8 @@
 // recognizer that does not dither, see below); bots that never speak, speak forever or drop their
 // connection mid-turn end the scenario with a named reason.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPocketsphinxSpeechToText, decodeWav } from '@scenaro/agent';
+import { decodeWav } from '@scenaro/agent';
+import { pocketsphinxMissing } from '@scenaro/agent/testing';
 import type { BotServer, VoiceOptions } from '@scenaro/agent';
 import {
   audioMetrics,
@@ -16,13 +17,7 @@ import { plainDomain, plainScenario, speak, voiceBot } from './helpers.js';
 import type { VoiceBehaviour } from './helpers.js';
 import type { AudioModeOptions, ScenarioRun, SpeechSettings } from '../src/index.js';
 
-const canHear = await createPocketsphinxSpeechToText()
-  .check()
-  .then(
-    () => true,
-    () => false,
-  );
-if (!canHear) console.warn('audio bridge tests skipped: PocketSphinx is not installed');
+const canHear = (await pocketsphinxMissing('the audio bridge tests')) === undefined;
 
 type Behaviour = VoiceBehaviour;
 

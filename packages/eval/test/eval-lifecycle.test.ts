@@ -1,16 +1,23 @@
 // Runner lifecycle: a faulty agent, a run killed and resumed, shards merged.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DbCache } from '@scenaro/agent';
 import { commerceEvalDomain } from '@scenaro/domains';
 import { computeExpected, mergeRuns } from '../src/index.js';
-import { repoRoot, runCommerce, tempOutput } from './helpers.js';
+import {
+  cli,
+  cliBuilt,
+  expectNotRunAgain,
+  finishedScenarios,
+  metricsTimes,
+  runCommerce,
+  summaryRows,
+  tempOutput,
+} from './helpers.js';
 
-const cli = join(repoRoot, 'packages/cli/bin/scenaro.js');
-const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
-if (!built)
+if (!cliBuilt)
   console.warn('resume test skipped: run `npm run build` first (packages/cli/dist is missing)');
 
 describe('a deliberately faulty agent', () => {
@@ -62,14 +69,7 @@ describe('a deliberately faulty agent', () => {
   }, 120_000);
 });
 
-function countMetrics(runDir: string): string[] {
-  if (!existsSync(runDir)) return [];
-  return readdirSync(runDir).filter(
-    (name) => !name.includes('.killed.') && existsSync(join(runDir, name, 'metrics.json')),
-  );
-}
-
-describe.skipIf(!built)('a run killed mid-way and resumed', () => {
+describe.skipIf(!cliBuilt)('a run killed mid-way and resumed', () => {
   it('completes with no scenario lost or run twice', async () => {
     const output = tempOutput();
     const runDir = join(output, 'killed');
@@ -86,16 +86,14 @@ describe.skipIf(!built)('a run killed mid-way and resumed', () => {
       stdio: 'ignore',
     });
     const deadline = Date.now() + 30_000;
-    while (countMetrics(runDir).length < 4) {
+    while (finishedScenarios(runDir).length < 4) {
       if (Date.now() > deadline) throw new Error('the first run made no progress');
       await new Promise((r) => setTimeout(r, 20));
     }
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    const done = countMetrics(runDir);
-    const mtimes = new Map(
-      done.map((name) => [name, statSync(join(runDir, name, 'metrics.json')).mtimeMs]),
-    );
+    const done = finishedScenarios(runDir);
+    const mtimes = metricsTimes(runDir, done);
 
     const second = spawn(process.execPath, [cli, ...args, '--resume', 'killed'], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -106,21 +104,15 @@ describe.skipIf(!built)('a run killed mid-way and resumed', () => {
     expect(code).toBe(0);
     expect(out).toMatch(new RegExp(`\\((\\d+) run, ${done.length} resumed\\)`));
 
-    const all = countMetrics(runDir);
     const scenarios = await commerceEvalDomain.loadScenarios('');
     expect(done.length).toBeLessThan(scenarios.length);
-    expect(all.sort()).toEqual(scenarios.map((s) => s.name).sort());
-    for (const [name, mtime] of mtimes) {
-      expect(statSync(join(runDir, name, 'metrics.json')).mtimeMs, `${name} was run twice`).toBe(
-        mtime,
-      );
-    }
+    expect(finishedScenarios(runDir)).toEqual(scenarios.map((s) => s.name).sort());
+    expectNotRunAgain(runDir, mtimes);
     const invocations = (
       JSON.parse(readFileSync(join(runDir, 'run_args.json'), 'utf8')) as { invocations: unknown[] }
     ).invocations;
     expect(invocations).toHaveLength(2);
-    const summary = JSON.parse(readFileSync(join(runDir, 'all_metrics.json'), 'utf8')) as unknown[];
-    expect(summary).toHaveLength(scenarios.length);
+    expect(summaryRows(runDir)).toHaveLength(scenarios.length);
   }, 90_000);
 });
 

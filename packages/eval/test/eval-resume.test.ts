@@ -2,26 +2,26 @@
 // arguments come from run_args.json, contradicting flags are refused, exactly the run's
 // scenarios end up done, each once.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commerceEvalDomain } from '@scenaro/domains';
 import { runEvaluation } from '../src/index.js';
-import { collectingStream, repoRoot, tempOutput } from './helpers.js';
+import {
+  cli,
+  cliBuilt,
+  collectingStream,
+  expectNotRunAgain,
+  finishedScenarios,
+  metricsTimes,
+  summaryRows,
+  tempOutput,
+} from './helpers.js';
 
-const cli = join(repoRoot, 'packages/cli/bin/scenaro.js');
-const built = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
-if (!built)
+if (!cliBuilt)
   console.warn(
     'CLI resume tests skipped: run `npm run build` first (packages/cli/dist is missing)',
   );
-
-function finished(runDir: string): string[] {
-  if (!existsSync(runDir)) return [];
-  return readdirSync(runDir)
-    .filter((name) => !name.includes('.killed.') && existsSync(join(runDir, name, 'metrics.json')))
-    .sort();
-}
 
 function runCli(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
   const child = spawn(process.execPath, [cli, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -31,7 +31,7 @@ function runCli(args: string[], cwd: string): Promise<{ code: number | null; out
   return new Promise((r) => child.once('exit', (code) => r({ code, out })));
 }
 
-describe.skipIf(!built)('scenaro eval --resume RUN alone', () => {
+describe.skipIf(!cliBuilt)('scenaro eval --resume RUN alone', () => {
   it('finishes exactly the killed run with its own arguments, and refuses contradicting flags', async () => {
     const cwd = tempOutput();
     const all = (await commerceEvalDomain.loadScenarios('')).map((s) => s.name).sort();
@@ -44,7 +44,7 @@ describe.skipIf(!built)('scenaro eval --resume RUN alone', () => {
     // The run is named by its start time unless --run-id is given; find it once it exists.
     const deadline = Date.now() + 30_000;
     let dir: string | undefined;
-    while (!dir || finished(dir).length < 2) {
+    while (!dir || finishedScenarios(dir).length < 2) {
       if (Date.now() > deadline) throw new Error('the first run made no progress');
       await new Promise((r) => setTimeout(r, 20));
       const runs = existsSync(join(cwd, 'eval-results'))
@@ -55,11 +55,9 @@ describe.skipIf(!built)('scenaro eval --resume RUN alone', () => {
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const runId = dir.split('/').at(-1) as string;
-    const done = finished(dir);
+    const done = finishedScenarios(dir);
     expect(done.length).toBeLessThan(chosen.length);
-    const mtimes = new Map(
-      done.map((n) => [n, statSync(join(dir as string, n, 'metrics.json')).mtimeMs]),
-    );
+    const mtimes = metricsTimes(dir, done);
 
     // A flag that contradicts the run is refused, naming it, and changes nothing.
     const refused = await runCli(['eval', '--resume', runId, '--domain', 'tau2_airline'], cwd);
@@ -69,17 +67,15 @@ describe.skipIf(!built)('scenaro eval --resume RUN alone', () => {
     const trials = await runCli(['eval', '--resume', runId, '--trials', '2'], cwd);
     expect(trials.code).toBe(2);
     expect(trials.out).toMatch(/--trials/);
-    expect(finished(dir)).toEqual(done);
+    expect(finishedScenarios(dir)).toEqual(done);
 
     // The README's form: nothing but the run id.
     const resumed = await runCli(['eval', '--resume', runId], cwd);
     expect(resumed.code, resumed.out).toBe(0);
     expect(resumed.out).toMatch(new RegExp(`\\((\\d+) run, ${done.length} resumed\\)`));
-    expect(finished(dir)).toEqual(chosen);
-    for (const [name, mtime] of mtimes)
-      expect(statSync(join(dir, name, 'metrics.json')).mtimeMs, `${name} ran twice`).toBe(mtime);
-    const summary = JSON.parse(readFileSync(join(dir, 'all_metrics.json'), 'utf8')) as unknown[];
-    expect(summary).toHaveLength(chosen.length);
+    expect(finishedScenarios(dir)).toEqual(chosen);
+    expectNotRunAgain(dir, mtimes);
+    expect(summaryRows(dir)).toHaveLength(chosen.length);
   }, 120_000);
 });
 

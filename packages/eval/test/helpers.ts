@@ -1,10 +1,11 @@
 /**
  * Shared helpers of the harness tests.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { BotServer, silentLogger } from '@scenaro/agent';
 import type { ConversationHost, VoiceOptions } from '@scenaro/agent';
 import type { EvalDomain, Scenario } from '@scenaro/domains';
@@ -18,9 +19,37 @@ if (!hasSharedData) {
   console.warn(`tau2 evaluation tests skipped: no tau2 data at ${sharedData}`);
 }
 
+/** The `scenaro` command (its bin script), and whether it is built (`packages/cli/dist`). */
+export const cli = join(repoRoot, 'packages/cli/bin/scenaro.js');
+export const cliBuilt = existsSync(join(repoRoot, 'packages/cli/dist/bin.js'));
+
 /** A fresh output folder. */
 export function tempOutput(prefix = 'scenaro-eval-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The scenarios of a run folder whose metrics are written (a killed attempt's folders aside), sorted. */
+export function finishedScenarios(runDir: string): string[] {
+  if (!existsSync(runDir)) return [];
+  return readdirSync(runDir)
+    .filter((name) => !name.includes('.killed.') && existsSync(join(runDir, name, 'metrics.json')))
+    .sort();
+}
+
+/** When each scenario's metrics.json was written, to tell later that none of them ran again. */
+export function metricsTimes(runDir: string, names: readonly string[]): Map<string, number> {
+  return new Map(names.map((name) => [name, statSync(join(runDir, name, 'metrics.json')).mtimeMs]));
+}
+
+/** Every scenario of `times` still has its metrics.json as it was: it did not run again. */
+export function expectNotRunAgain(runDir: string, times: ReadonlyMap<string, number>): void {
+  for (const [name, mtime] of times)
+    expect(statSync(join(runDir, name, 'metrics.json')).mtimeMs, `${name} ran twice`).toBe(mtime);
+}
+
+/** The rows of a run's all_metrics.json. */
+export function summaryRows(runDir: string): unknown[] {
+  return JSON.parse(readFileSync(join(runDir, 'all_metrics.json'), 'utf8')) as unknown[];
 }
 
 /** A stream that collects what the progress display writes. */

@@ -5,7 +5,7 @@
  * and plain spoken sentences for tool calls and tool results (no JSON,
  * brackets or underscores).
  */
-import { isJsonObject } from '@scenaro/sdk/util';
+import { editDistance, isJsonObject } from '@scenaro/sdk/util';
 import type { JsonObject } from '../scenario/types.js';
 import { extractEntities } from '../voice/spoken/entities.js';
 import type { SpokenEntity, SpokenEntityKind } from '../voice/spoken/entities.js';
@@ -13,6 +13,9 @@ import { spelledLetter } from '../voice/spoken/heard.js';
 import { digitValue, isNumberWord, readNumberRun } from '../voice/spoken/numbers.js';
 import { normalizeWords as heardWords } from '../voice/metrics/wer.js';
 import type { ContextMessage } from './context.js';
+
+// The listening policies import it from here.
+export { editDistance };
 
 /** The year dates said without one are read in (the tau2 domains are set in 2024). */
 export const REFERENCE_YEAR = 2024;
@@ -36,21 +39,6 @@ export function sinceLastUser(messages: readonly ContextMessage[]): ContextMessa
   let i = messages.length - 1;
   while (i >= 0 && messages[i]?.role !== 'user') i--;
   return messages.slice(i + 1);
-}
-
-/** Levenshtein distance of two strings. */
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length]!;
 }
 
 /** Compare values as written, ignoring case and anything but letters and digits. */

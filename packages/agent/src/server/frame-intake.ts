@@ -5,7 +5,13 @@
  * requests that get a reply (`client-ready`, `client-message`) start their timer here.
  */
 import { rtviError } from '@scenaro/sdk/protocol';
-import type { ClientFrameError, ClientMessageData, RTVIMessage } from '@scenaro/sdk/protocol';
+import type {
+  ClientFrameError,
+  ClientMessageData,
+  ClientRtviMessage,
+  InvalidMessageError,
+  RTVIMessage,
+} from '@scenaro/sdk/protocol';
 import type { ServerMetrics } from './metrics.js';
 import type { BotSession } from './session.js';
 import type { InboundFrame, UnsupportedInput } from './transport.js';
@@ -44,10 +50,7 @@ function route(frame: InboundFrame, intake: FrameIntake): void {
       session.audio(frame.frame);
       return;
     case 'message':
-      metrics.frameReceived('message');
-      timeRequest(frame.message, intake);
-      intake.received(frame.message);
-      session.handle(frame);
+      toSession(frame, frame.message, intake);
       return;
     case 'frame':
       metrics.frameReceived('other');
@@ -89,12 +92,21 @@ function refused(frame: ClientFrameError | UnsupportedInput, intake: FrameIntake
       return;
     case 'invalid-message':
       // An RTVI envelope all the same: the session answers it (addressed by its id).
-      metrics.frameReceived('message');
-      timeRequest(frame.envelope, intake);
-      intake.received(frame.envelope);
-      session.handle(frame);
+      toSession(frame, frame.envelope, intake);
       return;
   }
+}
+
+/** A message for the session, valid or not (`envelope`, its RTVI envelope): counted, timed, seen, handled. */
+function toSession(
+  frame: ClientRtviMessage | InvalidMessageError,
+  envelope: RTVIMessage,
+  intake: FrameIntake,
+): void {
+  intake.metrics.frameReceived('message');
+  timeRequest(envelope, intake);
+  intake.received(envelope);
+  intake.session.handle(frame);
 }
 
 /** Start timing a request that will get a reply with its id. */

@@ -49,6 +49,91 @@ const MAX_TIMED_REQUESTS = 1024;
 /** Replies that end a timed request without an error. */
 const REPLIES = new Set(['server-response', 'bot-ready']);
 
+/** A metric's name, help text and label names. */
+interface MetricSpec<L extends string = string> {
+  name: string;
+  help: string;
+  labelNames: readonly L[];
+}
+
+/**
+ * The server's metrics, in the order they are exposed; the time-to-first-byte histograms
+ * (`scenaro_<stage>_ttfb_seconds`) come after `audioOut`.
+ */
+const METRICS = {
+  sessions: {
+    name: 'scenaro_sessions',
+    help: 'Sessions, by state: connected, or waiting for their client to reconnect',
+    labelNames: ['state'],
+  },
+  draining: {
+    name: 'scenaro_draining',
+    help: '1 while the server is shutting down (not ready), else 0',
+    labelNames: [],
+  },
+  connections: {
+    name: 'scenaro_connections_total',
+    help: 'WebSocket connections accepted, by outcome: new session, or resumed session',
+    labelNames: ['outcome'],
+  },
+  refused: {
+    name: 'scenaro_connections_refused_total',
+    help: 'WebSocket upgrades refused, by reason',
+    labelNames: ['reason'],
+  },
+  requests: {
+    name: 'scenaro_control_requests_total',
+    help: 'Control-plane requests answered, by message type and outcome (ok, error)',
+    labelNames: ['type', 'outcome'],
+  },
+  requestSeconds: {
+    name: 'scenaro_control_request_duration_seconds',
+    help: 'Time from a control-plane request to its reply, by message type',
+    labelNames: ['type'],
+  },
+  framesIn: {
+    name: 'scenaro_frames_received_total',
+    help: 'Frames received, by kind (message, audio, other)',
+    labelNames: ['kind'],
+  },
+  framesOut: {
+    name: 'scenaro_frames_sent_total',
+    help: 'Frames sent, by kind (message, audio)',
+    labelNames: ['kind'],
+  },
+  audioIn: {
+    name: 'scenaro_audio_received_seconds_total',
+    help: "Seconds of the users' audio received",
+    labelNames: [],
+  },
+  audioOut: {
+    name: 'scenaro_audio_sent_seconds_total',
+    help: "Seconds of the bots' speech sent",
+    labelNames: [],
+  },
+  turns: {
+    name: 'scenaro_turns_total',
+    help: 'Bot turns ended, by outcome (completed, interrupted, failed)',
+    labelNames: ['outcome'],
+  },
+  errors: { name: 'scenaro_errors_total', help: 'Errors, by kind', labelNames: ['kind'] },
+  audioShed: {
+    name: 'scenaro_audio_dropped_seconds_total',
+    help: "Seconds of the users' audio dropped because it arrived faster than it could be heard",
+    labelNames: [],
+  },
+  earlyAudio: {
+    name: 'scenaro_audio_before_ready_frames_total',
+    help: 'Audio frames received before the handshake (not heard)',
+    labelNames: [],
+  },
+  voiceSessions: {
+    name: 'scenaro_voice_sessions',
+    help: 'Sessions listening (each with its own recognizer), and the most allowed at once',
+    labelNames: ['state'],
+  },
+} as const satisfies Record<string, MetricSpec>;
+
 let processRegistry: Registry | undefined;
 
 /** Process metrics (CPU, memory, event loop, GC), collected once per process. */
@@ -85,12 +170,10 @@ export class ServerMetrics {
 
   constructor(source: MetricsSource) {
     const registers = [this.registry];
-    const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-      new Counter<L>({ name, help, labelNames, registers });
+    const counter = <L extends string>(spec: MetricSpec<L>) =>
+      new Counter<L>({ ...spec, registers });
     new Gauge({
-      name: 'scenaro_sessions',
-      help: 'Sessions, by state: connected, or waiting for their client to reconnect',
-      labelNames: ['state'] as const,
+      ...METRICS.sessions,
       registers,
       collect() {
         this.set({ state: 'connected' }, source.connectedSessions());
@@ -98,55 +181,24 @@ export class ServerMetrics {
       },
     });
     new Gauge({
-      name: 'scenaro_draining',
-      help: '1 while the server is shutting down (not ready), else 0',
+      ...METRICS.draining,
       registers,
       collect() {
         this.set(source.draining() ? 1 : 0);
       },
     });
-    this.#connections = counter(
-      'scenaro_connections_total',
-      'WebSocket connections accepted, by outcome: new session, or resumed session',
-      ['outcome'],
-    );
-    this.#refused = counter(
-      'scenaro_connections_refused_total',
-      'WebSocket upgrades refused, by reason',
-      ['reason'],
-    );
-    this.#requests = counter(
-      'scenaro_control_requests_total',
-      'Control-plane requests answered, by message type and outcome (ok, error)',
-      ['type', 'outcome'],
-    );
+    this.#connections = counter(METRICS.connections);
+    this.#refused = counter(METRICS.refused);
+    this.#requests = counter(METRICS.requests);
     this.#requestSeconds = new Histogram({
-      name: 'scenaro_control_request_duration_seconds',
-      help: 'Time from a control-plane request to its reply, by message type',
-      labelNames: ['type'] as const,
+      ...METRICS.requestSeconds,
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#framesIn = counter(
-      'scenaro_frames_received_total',
-      'Frames received, by kind (message, audio, other)',
-      ['kind'],
-    );
-    this.#framesOut = counter(
-      'scenaro_frames_sent_total',
-      'Frames sent, by kind (message, audio)',
-      ['kind'],
-    );
-    this.#audioIn = counter(
-      'scenaro_audio_received_seconds_total',
-      "Seconds of the users' audio received",
-      [],
-    );
-    this.#audioOut = counter(
-      'scenaro_audio_sent_seconds_total',
-      "Seconds of the bots' speech sent",
-      [],
-    );
+    this.#framesIn = counter(METRICS.framesIn);
+    this.#framesOut = counter(METRICS.framesOut);
+    this.#audioIn = counter(METRICS.audioIn);
+    this.#audioOut = counter(METRICS.audioOut);
     const ttfb = (stage: string, what: string) =>
       new Histogram({
         name: `scenaro_${stage}_ttfb_seconds`,
@@ -160,28 +212,14 @@ export class ServerMetrics {
       llm: ttfb('llm', 'LLM (request to first streamed token)'),
       tts: ttfb('tts', 'Text to speech (sentence to first audio)'),
     };
-    this.#turns = counter(
-      'scenaro_turns_total',
-      'Bot turns ended, by outcome (completed, interrupted, failed)',
-      ['outcome'],
-    );
-    this.#errors = counter('scenaro_errors_total', 'Errors, by kind', ['kind']);
-    this.#audioShed = counter(
-      'scenaro_audio_dropped_seconds_total',
-      "Seconds of the users' audio dropped because it arrived faster than it could be heard",
-      [],
-    );
-    this.#earlyAudio = counter(
-      'scenaro_audio_before_ready_frames_total',
-      'Audio frames received before the handshake (not heard)',
-      [],
-    );
+    this.#turns = counter(METRICS.turns);
+    this.#errors = counter(METRICS.errors);
+    this.#audioShed = counter(METRICS.audioShed);
+    this.#earlyAudio = counter(METRICS.earlyAudio);
     if (source.voiceSessions) {
       const voiceSessions = source.voiceSessions;
       new Gauge({
-        name: 'scenaro_voice_sessions',
-        help: 'Sessions listening (each with its own recognizer), and the most allowed at once',
-        labelNames: ['state'] as const,
+        ...METRICS.voiceSessions,
         registers,
         collect() {
           const { used, max } = voiceSessions();

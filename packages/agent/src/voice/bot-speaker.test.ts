@@ -26,6 +26,11 @@ function recordingSink(): SpeakerSink & Recorded {
 const flite = createFliteTextToSpeech({ voice: 'slt' });
 afterAll(() => flite.close());
 
+/** The types of the events the sink got, in order, metrics aside. */
+function eventTypes(sink: Recorded): string[] {
+  return sink.events.map((e) => e.type).filter((t) => t !== 'metrics');
+}
+
 function texts(sink: Recorded, type: string): string[] {
   return sink.events.filter((e) => e.type === type).map((e) => (e.data as { text: string }).text);
 }
@@ -44,7 +49,7 @@ describe('BotSpeaker', () => {
     speaker.end();
     await speaker.idle();
     expect(speaker.active).toBe(false);
-    const order = sink.events.map((e) => e.type).filter((t) => t !== 'metrics');
+    const order = eventTypes(sink);
     expect(order).toEqual([
       'bot-tts-started',
       'bot-started-speaking',
@@ -89,8 +94,7 @@ describe('BotSpeaker', () => {
     const frames = sink.frames.length;
     await new Promise((r) => setTimeout(r, 200));
     expect(sink.frames.length).toBe(frames);
-    const order = sink.events.map((e) => e.type).filter((t) => t !== 'metrics');
-    expect(order).toEqual([
+    expect(eventTypes(sink)).toEqual([
       'bot-tts-started',
       'bot-started-speaking',
       'bot-tts-stopped',

@@ -126,6 +126,23 @@ function listen(stt: ScriptedStt, options: Partial<UserListenerOptions> = {}) {
 /** 20 ms of audio at 16 kHz. */
 const FRAME = new Uint8Array(640);
 
+/**
+ * Dictation `d1`, in which the recognizer heard `words` so far, ended: what it has answered (no
+ * answer yet: undefined).
+ */
+async function endedDictation(
+  listener: UserListener,
+  stt: ScriptedStt,
+  words: string,
+): Promise<() => string | undefined> {
+  listener.startDictation('d1');
+  await listener.write(FRAME);
+  stt.interim(words);
+  let answer: string | undefined;
+  void listener.endDictation('d1').then((text) => (answer = text));
+  return () => answer;
+}
+
 describe('UserListener dictation whose final is late', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -137,15 +154,11 @@ describe('UserListener dictation whose final is late', () => {
     stt.hang = true;
     const { logger, warnings } = warningLogger();
     const { listener } = listen(stt, { dictationFinalMs: 3000, logger });
-    listener.startDictation('d1');
-    await listener.write(FRAME);
-    stt.interim('two bottles of');
-    let answer: string | undefined;
-    void listener.endDictation('d1').then((text) => (answer = text));
+    const answer = await endedDictation(listener, stt, 'two bottles of');
     await vi.advanceTimersByTimeAsync(2999);
-    expect(answer).toBeUndefined();
+    expect(answer()).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    expect(answer).toBe('two bottles of');
+    expect(answer()).toBe('two bottles of');
     expect(warnings).toEqual([expect.stringMatching(/late/)]);
     // The next dictation is a new utterance, whatever the late one does.
     stt.hang = false;
@@ -161,13 +174,9 @@ describe('UserListener dictation whose final is late', () => {
     const stt = new ScriptedStt();
     stt.hang = true;
     const { listener } = listen(stt);
-    listener.startDictation('d1');
-    await listener.write(FRAME);
-    stt.interim('hello');
-    let answer: string | undefined;
-    void listener.endDictation('d1').then((text) => (answer = text));
+    const answer = await endedDictation(listener, stt, 'hello');
     await vi.advanceTimersByTimeAsync(14_000);
-    expect(answer).toBe('hello');
+    expect(answer()).toBe('hello');
     await listener.close();
   });
 });

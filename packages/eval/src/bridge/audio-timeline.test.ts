@@ -24,7 +24,7 @@ function speech(ms: number): AudioFrameValue {
   };
 }
 
-/** A timeline on `clock` and the chunks of the agent's segments it reported sent. */
+/** A timeline on `clock`, started at 0, and the chunks of the agent's segments it reported sent. */
 function timeline(clock: RelayClock) {
   const sent: number[] = [];
   const drained: number[] = [];
@@ -41,6 +41,7 @@ function timeline(clock: RelayClock) {
       moved: () => undefined,
     },
   });
+  line.start(0);
   return { line, sent, drained };
 }
 
@@ -58,7 +59,6 @@ afterEach(() => {
 describe('AudioTimeline', () => {
   it('fast: waits for a slow speaker, however long, with no silence in its speech', async () => {
     const { line, sent, drained } = timeline('fast');
-    line.start(0);
     line.startSegment('agent', 0);
     line.audio('agent', speech(1000));
     await vi.advanceTimersByTimeAsync(5);
@@ -81,7 +81,6 @@ describe('AudioTimeline', () => {
 
   it('fast: a burst starts on the grid, after the other side has had its silence', async () => {
     const { line, sent } = timeline('fast');
-    line.start(0);
     line.startSegment('user', 0);
     line.audio('user', speech(160));
     line.endSegment('user');
@@ -98,7 +97,6 @@ describe('AudioTimeline', () => {
 
   it("real time: a segment's last partial chunk follows its audio, not the end of its speech", async () => {
     const { line, sent, drained } = timeline('realtime');
-    line.start(0);
     line.startSegment('agent', 0);
     // 200 ms of speech (12.5 chunks), all at once; the bot reports the end of its speech later.
     line.audio('agent', speech(200));

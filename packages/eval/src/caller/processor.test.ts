@@ -34,6 +34,27 @@ function caller(seconds: number, talk = 2.5, pause = 2): { pcm: Int16Array; spea
   return { pcm, speaking };
 }
 
+/** The control caller's effects without the telephone line: only the effect under test acts. */
+function offTheLine(): CallerEffects {
+  const effects = controlEffects();
+  effects.telephony_enabled = false;
+  return effects;
+}
+
+/** `effects` with frame drops on: 5% of the frames, in bursts of up to 100 ms (`config` adds to it). */
+function withFrameDrops(
+  effects: CallerEffects,
+  config: Partial<CallerEffects['channel_effects_config']> = {},
+): CallerEffects {
+  Object.assign(effects.channel_effects_config, {
+    enable_frame_drops: true,
+    frame_drop_rate: 0.05,
+    frame_drop_burst_duration_ms: 100,
+    ...config,
+  });
+  return effects;
+}
+
 /** Run a whole input through a processor in chunks of the given sizes (cycled). */
 function run(
   effects: CallerEffects,
@@ -134,14 +155,7 @@ describe('CallerEffectsProcessor', () => {
   });
 
   it('silences exactly the frame-drop events (no telephony)', () => {
-    const effects = controlEffects();
-    effects.telephony_enabled = false;
-    Object.assign(effects.channel_effects_config, {
-      enable_frame_drops: true,
-      frame_drop_rate: 0.05,
-      frame_drop_duration_ms: 20,
-      frame_drop_burst_duration_ms: 100,
-    });
+    const effects = withFrameDrops(offTheLine(), { frame_drop_duration_ms: 20 });
     const input = new Int16Array(RATE * 60).fill(1200);
     const { out, events } = run(effects, 4, input, [320, 17]);
     const drops = eventsOf(events, 'frame_drop');
@@ -158,12 +172,7 @@ describe('CallerEffectsProcessor', () => {
   });
 
   it('drops frames inside the telephone channel where the events say', () => {
-    const effects = controlEffects();
-    Object.assign(effects.channel_effects_config, {
-      enable_frame_drops: true,
-      frame_drop_rate: 0.05,
-      frame_drop_burst_duration_ms: 100,
-    });
+    const effects = withFrameDrops(controlEffects());
     const { pcm } = caller(30, 29, 0);
     const { out, events, processor } = run(effects, 4, pcm);
     const drops = eventsOf(events, 'frame_drop');
@@ -178,8 +187,7 @@ describe('CallerEffectsProcessor', () => {
   });
 
   it('mixes bursts at their SNR, and nothing outside their events', () => {
-    const effects = controlEffects();
-    effects.telephony_enabled = false;
+    const effects = offTheLine();
     effects.burst_noise_files = ['siren.wav', 'engine_idling.wav', 'car_horn.wav', 'door_slam.wav'];
     Object.assign(effects.source_effects_config, {
       enable_burst_noise: true,
@@ -252,8 +260,7 @@ describe('CallerEffectsProcessor', () => {
   });
 
   it('muffles the start of utterances where the events say', () => {
-    const effects = controlEffects();
-    effects.telephony_enabled = false;
+    const effects = offTheLine();
     Object.assign(effects.speech_effects_config, {
       enable_dynamic_muffling: true,
       muffle_probability: 1,

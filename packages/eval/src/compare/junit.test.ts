@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeMetrics } from '../test-support/scoring-fixtures.js';
+import { fieldMismatch, makeMetrics } from '../test-support/scoring-fixtures.js';
 import type { ScenarioMetrics } from '../scoring/types.js';
 import { compareRuns } from './compare.js';
 import { compareJunit, runJunit } from './junit.js';
@@ -41,29 +41,7 @@ const metrics: ScenarioMetrics[] = [
       excluded: [],
     },
     stop_reason: '[MAX_TURNS]',
-    db_diff: {
-      status: 'computed',
-      side: 'agent',
-      diff: {
-        tables_added: [],
-        tables_removed: [],
-        tables_modified: {
-          reservations: {
-            records_added: [],
-            records_removed: [],
-            records_modified: {
-              EHGLP3: {
-                fields_added: [],
-                fields_removed: [],
-                fields_modified: {
-                  status: { type: 'value_mismatch', expected: 'cancelled', actual: 'active' },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
+    db_diff: fieldMismatch('reservations', 'EHGLP3', 'status', 'cancelled', 'active'),
   }),
   failed('tau2_airline__3', {
     domain: 'tau2_airline',

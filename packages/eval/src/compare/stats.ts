@@ -5,21 +5,10 @@
  *
  * @module
  */
+import { seededRandom } from '@scenaro/sdk/util';
 
 /** 97.5th percentile of the standard normal. */
 const Z95 = 1.959963984540054;
-
-/** A small, fast, seeded generator of uniform numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The two-sided exact McNemar p-value for `fixed` (fail in A, pass in B) and `broken` (pass in A,

@@ -3,17 +3,16 @@ import { silentGaps } from './dead-air.js';
 import { interactionMetrics } from './panel.js';
 import type { InteractionTimeline } from './types.js';
 
+/** Spans of speech from `[start, end]` pairs, in seconds. */
+function spans(...pairs: [number, number][]): { start: number; end: number }[] {
+  return pairs.map(([start, end]) => ({ start, end }));
+}
+
 // Speech 1–2 (caller), 2.5–4 (agent), 8–9 (caller), 9.2–10 (agent) in a 12 s call.
 // Gaps: 0–1, 2–2.5 (response), 4–8, 9–9.2 (response), 10–12.
 const call: InteractionTimeline = {
-  caller: [
-    { start: 1, end: 2 },
-    { start: 8, end: 9 },
-  ],
-  agent: [
-    { start: 2.5, end: 4 },
-    { start: 9.2, end: 10 },
-  ],
+  caller: spans([1, 2], [8, 9]),
+  agent: spans([2.5, 4], [9.2, 10]),
   start: 0,
   end: 12,
 };
@@ -39,11 +38,8 @@ describe('dead air', () => {
 
   it('keeps a no-response gap: the caller had to speak again', () => {
     const p = interactionMetrics({
-      caller: [
-        { start: 0, end: 1 },
-        { start: 5, end: 6 },
-      ],
-      agent: [{ start: 6.5, end: 7 }],
+      caller: spans([0, 1], [5, 6]),
+      agent: spans([6.5, 7]),
       end: 7,
     });
     // 1–5 is dead air the agent left; 6–6.5 is a response gap.
@@ -54,10 +50,7 @@ describe('dead air', () => {
   it('counts gaps over 3 s strictly: 3.0 s is not long, 3.01 s is', () => {
     const gaps = (silence: number) =>
       interactionMetrics({
-        caller: [
-          { start: 0, end: 1 },
-          { start: 1 + silence, end: 2 + silence },
-        ],
+        caller: spans([0, 1], [1 + silence, 2 + silence]),
         agent: [],
       }).dead_air.all;
     expect(gaps(3).long_gaps.value).toBe(0);
@@ -82,11 +75,8 @@ describe('dead air', () => {
 
   it('a response gap interrupted by a tic stays a response gap on both sides', () => {
     const p = interactionMetrics({
-      caller: [
-        { start: 0, end: 1 },
-        { start: 8, end: 9 },
-      ],
-      agent: [{ start: 3, end: 4 }],
+      caller: spans([0, 1], [8, 9]),
+      agent: spans([3, 4]),
       events: [{ kind: 'vocal_tic', start: 1.5, end: 1.7 }],
       end: 9,
     });
@@ -116,21 +106,8 @@ describe('dead air', () => {
 
 describe('silentGaps', () => {
   it('finds the gaps around overlapping speech, clipped to the conversation', () => {
-    expect(
-      silentGaps(
-        [
-          { start: 2, end: 5 },
-          { start: 1, end: 3 },
-          { start: 7, end: 12 },
-        ],
-        0,
-        10,
-      ),
-    ).toEqual([
-      { start: 0, end: 1 },
-      { start: 5, end: 7 },
-    ]);
-    expect(silentGaps([], 0, 2)).toEqual([{ start: 0, end: 2 }]);
-    expect(silentGaps([{ start: 0, end: 2 }], 0, 2)).toEqual([]);
+    expect(silentGaps(spans([2, 5], [1, 3], [7, 12]), 0, 10)).toEqual(spans([0, 1], [5, 7]));
+    expect(silentGaps([], 0, 2)).toEqual(spans([0, 2]));
+    expect(silentGaps(spans([0, 2]), 0, 2)).toEqual([]);
   });
 });

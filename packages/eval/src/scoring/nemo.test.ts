@@ -5,7 +5,13 @@ import type { Judge, JudgeRequest, JudgeResult } from './judge.js';
 import { scoreScenario } from './nemo.js';
 import { latencyStats } from './signals.js';
 import type { PredicateLookup } from './score-input.js';
-import { makeRun, makeScenario, usage, scoreInput } from '../test-support/scoring-fixtures.js';
+import {
+  fieldMismatch,
+  makeRun,
+  makeScenario,
+  usage,
+  scoreInput,
+} from '../test-support/scoring-fixtures.js';
 
 function fakeJudge(
   answer: Partial<JudgeResult> | ((r: JudgeRequest) => JudgeResult),
@@ -98,27 +104,7 @@ describe('scoreScenario (NeMo composite)', () => {
 
     const actualDb = { users: { u1: { name: 'Ann', balance: 5 } } };
     const withDb = await scoreScenario(scoreInput({ run, expectedDb, actualDb }));
-    expect(withDb.db_diff).toEqual({
-      status: 'computed',
-      side: 'agent',
-      diff: {
-        tables_added: [],
-        tables_removed: [],
-        tables_modified: {
-          users: {
-            records_added: [],
-            records_removed: [],
-            records_modified: {
-              u1: {
-                fields_added: [],
-                fields_removed: [],
-                fields_modified: { balance: { type: 'value_mismatch', expected: 10, actual: 5 } },
-              },
-            },
-          },
-        },
-      },
-    });
+    expect(withDb.db_diff).toEqual(fieldMismatch('users', 'u1', 'balance', 10, 5));
 
     const noHash = await scoreScenario(
       scoreInput({

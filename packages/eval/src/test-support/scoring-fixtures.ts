@@ -7,7 +7,7 @@ import type { Scenario } from '@scenaro/domains';
 import type { ScenarioRun, SideTokenUsage } from '../bridge/types.js';
 import type { PredicateLookup } from '../scoring/score-input.js';
 import type { Tau2ScoreInput } from '../scoring/tau2.js';
-import type { ScenarioMetrics } from '../scoring/types.js';
+import type { DbDiffReport, ScenarioMetrics } from '../scoring/types.js';
 
 /** A minimal scenario; override what the test needs. */
 export function makeScenario(overrides: Partial<Scenario> = {}): Scenario {
@@ -133,4 +133,35 @@ export const noPredicates: PredicateLookup = () => undefined;
  */
 export function scoreInput(overrides: Partial<Tau2ScoreInput> = {}): Tau2ScoreInput {
   return { scenario: makeScenario(), run: makeRun(), predicates: noPredicates, ...overrides };
+}
+
+/** The agent-side db diff of one changed field: `table[record].field` is `actual`, not `expected`. */
+export function fieldMismatch(
+  table: string,
+  record: string,
+  field: string,
+  expected: unknown,
+  actual: unknown,
+): DbDiffReport {
+  return {
+    status: 'computed',
+    side: 'agent',
+    diff: {
+      tables_added: [],
+      tables_removed: [],
+      tables_modified: {
+        [table]: {
+          records_added: [],
+          records_removed: [],
+          records_modified: {
+            [record]: {
+              fields_added: [],
+              fields_removed: [],
+              fields_modified: { [field]: { type: 'value_mismatch', expected, actual } },
+            },
+          },
+        },
+      },
+    },
+  };
 }

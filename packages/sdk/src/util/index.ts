@@ -4,3 +4,5 @@
  */
 export * from './json-object.js';
 export * from './error-message.js';
+export * from './edit-distance.js';
+export * from './seeded-random.js';

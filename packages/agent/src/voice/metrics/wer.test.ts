@@ -3,18 +3,9 @@ import { corpusWordErrors, normalizeWords, wordErrorRate, wordErrors } from './w
 
 describe('word error rate', () => {
   it('normalises case and punctuation, keeps apostrophes inside words', () => {
-    expect(normalizeWords("Hi, I'd like a ONE-way ticket... to L.A.!")).toEqual([
-      'hi',
-      "i'd",
-      'like',
-      'a',
-      'one',
-      'way',
-      'ticket',
-      'to',
-      'l',
-      'a',
-    ]);
+    expect(normalizeWords("Hi, I'd like a ONE-way ticket... to L.A.!").join(' ')).toBe(
+      "hi i'd like a one way ticket to l a",
+    );
     expect(wordErrorRate('Yes, that is correct.', 'yes that is correct')).toBe(0);
   });
 

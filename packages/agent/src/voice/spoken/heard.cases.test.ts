@@ -154,26 +154,21 @@ const TIMES: Array<[string, string | undefined]> = [
   ['lunch time', undefined],
 ];
 
+/** A table of one reader of heard text: `read(heard)` gives `value`. */
+function reads<T>(read: (heard: string) => T, cases: Array<[string, T]>): void {
+  it.each(cases)(`${read.name}(%j) = %j`, (heard, value) => {
+    expect(read(heard)).toEqual(value);
+  });
+}
+
 describe('reading heard values', () => {
-  it.each(TIMES)('parseSpokenTime(%j) = %j', (heard, time) => {
-    expect(parseSpokenTime(heard)).toBe(time);
-  });
-  it.each(NUMBERS)('parseSpokenNumber(%j) = %j', (heard, value) => {
-    expect(parseSpokenNumber(heard)).toBe(value);
-  });
-  it.each(AMOUNTS)('parseSpokenAmount(%j) = %j', (heard, amount) => {
-    expect(parseSpokenAmount(heard)).toEqual(amount);
-  });
-  it.each(CODES)('parseSpokenCode(%j) = %j', (heard, code) => {
-    expect(parseSpokenCode(heard)).toBe(code);
-  });
+  reads(parseSpokenTime, TIMES);
+  reads(parseSpokenNumber, NUMBERS);
+  reads(parseSpokenAmount, AMOUNTS);
+  reads(parseSpokenCode, CODES);
   it.each(DATES)('parseSpokenDate(%j, %j) = %j', (heard, year, iso) => {
     expect(parseSpokenDate(heard, year)).toBe(iso);
   });
-  it.each(IDS)('parseSpokenId(%j) = %j', (heard, id) => {
-    expect(parseSpokenId(heard)).toBe(id);
-  });
-  it.each(EMAILS)('parseSpokenEmail(%j) = %j', (heard, email) => {
-    expect(parseSpokenEmail(heard)).toBe(email);
-  });
+  reads(parseSpokenId, IDS);
+  reads(parseSpokenEmail, EMAILS);
 });

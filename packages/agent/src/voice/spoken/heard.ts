@@ -338,6 +338,30 @@ function readPiece(
 }
 
 /**
+ * Words read as characters: a word of `symbols` is its symbol, the pieces between them are
+ * read by {@link readPiece}.
+ */
+function readSymbolsAndPieces(
+  words: readonly string[],
+  symbols: Readonly<Record<string, string>>,
+): string {
+  let out = '';
+  let i = 0;
+  while (i < words.length) {
+    const symbol = symbols[words[i]!];
+    if (symbol !== undefined) {
+      out += symbol;
+      i++;
+      continue;
+    }
+    const piece = readPiece(words, i, (w) => w in symbols);
+    out += piece.value;
+    i = piece.end;
+  }
+  return out;
+}
+
+/**
  * An id said with "underscore" (or "dash", "dot") between its pieces:
  * "aarav underscore garcia underscore one one seven seven" ->
  * "aarav_garcia_1177". Digits may also be said in pairs ("eleven seventy
@@ -346,20 +370,7 @@ function readPiece(
 export function parseSpokenId(text: string): string | undefined {
   const words = normalizeWords(text);
   if (!words.some((w) => w === 'underscore')) return undefined;
-  let out = '';
-  let i = 0;
-  while (i < words.length) {
-    const joiner = JOINERS[words[i]!];
-    if (joiner !== undefined) {
-      out += joiner;
-      i++;
-      continue;
-    }
-    const piece = readPiece(words, i, (w) => w in JOINERS);
-    out += piece.value;
-    i = piece.end;
-  }
-  return out;
+  return readSymbolsAndPieces(words, JOINERS);
 }
 
 /**
@@ -371,22 +382,7 @@ export function parseSpokenId(text: string): string | undefined {
 export function parseSpokenEmail(text: string): string | undefined {
   const words = normalizeWords(text);
   const symbols: Record<string, string> = { ...JOINERS, plus: '+' };
-  const part = (slice: readonly string[]): string => {
-    let out = '';
-    let i = 0;
-    while (i < slice.length) {
-      const symbol = symbols[slice[i]!];
-      if (symbol !== undefined) {
-        out += symbol;
-        i++;
-        continue;
-      }
-      const piece = readPiece(slice, i, (w) => w in symbols);
-      out += piece.value;
-      i = piece.end;
-    }
-    return out;
-  };
+  const part = (slice: readonly string[]): string => readSymbolsAndPieces(slice, symbols);
   // the last "at" that leaves a host after it ("jo at at dot com": the host is "at.com")
   for (let at = words.lastIndexOf('at'); at > 0; at = words.lastIndexOf('at', at - 1)) {
     const local = part(words.slice(0, at));

@@ -9,8 +9,15 @@ import {
   yearWords,
 } from './numbers.js';
 
+/** A table of one reader of numbers: `read(value)` says `words`. */
+function says<T>(read: (value: T) => string, cases: [T, string][]): void {
+  it.each(cases)(`${read.name}(%j)`, (value, words) => {
+    expect(read(value)).toBe(words);
+  });
+}
+
 describe('number words', () => {
-  it.each([
+  says(cardinalWords, [
     ['0', 'zero'],
     ['000', 'zero'],
     ['15', 'fifteen'],
@@ -25,22 +32,18 @@ describe('number words', () => {
       '1234567890123456789',
       'one two three four five six seven eight nine zero one two three four five six seven eight nine',
     ],
-  ])('cardinalWords(%j)', (digits, words) => {
-    expect(cardinalWords(digits)).toBe(words);
-  });
+  ]);
 
-  it.each([
+  says(ordinalWords, [
     [1, 'first'],
     [8, 'eighth'],
     [9, 'ninth'],
     [30, 'thirtieth'],
     [41, 'forty-first'],
     [1000, 'one thousandth'],
-  ])('ordinalWords(%j)', (n, words) => {
-    expect(ordinalWords(n)).toBe(words);
-  });
+  ]);
 
-  it.each([
+  says(yearWords, [
     [1999, 'nineteen ninety-nine'],
     [2000, 'two thousand'],
     [2009, 'two thousand nine'],
@@ -48,11 +51,9 @@ describe('number words', () => {
     [1066, 'ten sixty-six'],
     [1800, 'eighteen hundred'],
     [999, 'nine hundred ninety-nine'],
-  ])('yearWords(%j)', (year, words) => {
-    expect(yearWords(year)).toBe(words);
-  });
+  ]);
 
-  it.each([
+  says(pairedNumberWords, [
     ['5', 'five'],
     ['45', 'forty-five'],
     ['100', 'one hundred'],
@@ -63,9 +64,7 @@ describe('number words', () => {
     ['2000', 'two thousand'],
     ['012', 'zero one two'],
     ['12345', 'one two three four five'],
-  ])('pairedNumberWords(%j)', (digits, words) => {
-    expect(pairedNumberWords(digits)).toBe(words);
-  });
+  ]);
 
   it('reads digits and decimals', () => {
     expect(digitWords('0199')).toBe('zero one nine nine');

@@ -44,31 +44,32 @@ const isoDate = fc
 
 const cents = fc.integer({ min: -10_000_000_00, max: 10_000_000_00 });
 
+/** `HH:MM` clock times: hours 1-12 are said without AM/PM and read back as said, 0 and 13-23 with it. */
+const time = fc
+  .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+  .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+
+const email = fc
+  .tuple(id, idWord, fc.constantFrom('com', 'org', 'io', 'co'))
+  .map(([local, host, tld]) => `${local.replace(/_/g, '.')}@${host}.${tld}`);
+
+/** Values read back exactly as written: what they are, how they are made and read, how many runs. */
+const SAME_BACK: [string, fc.Arbitrary<string>, (heard: string) => string | undefined, number][] = [
+  ['ids', id, parseSpokenId, 500],
+  ['codes', code, parseSpokenCode, 500],
+  ['flight numbers', flight, parseSpokenCode, 500],
+  ['ISO dates', isoDate, (h) => parseSpokenDate(h), 500],
+  ['clock times', time, parseSpokenTime, 300],
+  ['emails', email, parseSpokenEmail, 300],
+];
+
 describe('round trips: written -> spoken -> heard -> written', () => {
-  it('ids', () => {
+  it.each(SAME_BACK)('%s', (_, values, read, numRuns) => {
     fc.assert(
-      fc.property(id, (written) => {
-        expect(parseSpokenId(heard(written))).toBe(written);
+      fc.property(values, (written) => {
+        expect(read(heard(written))).toBe(written);
       }),
-      { numRuns: 500 },
-    );
-  });
-
-  it('codes', () => {
-    fc.assert(
-      fc.property(code, (written) => {
-        expect(parseSpokenCode(heard(written))).toBe(written);
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it('flight numbers', () => {
-    fc.assert(
-      fc.property(flight, (written) => {
-        expect(parseSpokenCode(heard(written))).toBe(written);
-      }),
-      { numRuns: 500 },
+      { numRuns },
     );
   });
 
@@ -81,29 +82,6 @@ describe('round trips: written -> spoken -> heard -> written', () => {
         expect(parseSpokenAmount(heard(written))).toEqual({ value: total / 100, unit: 'USD' });
       }),
       { numRuns: 500 },
-    );
-  });
-
-  it('ISO dates', () => {
-    fc.assert(
-      fc.property(isoDate, (written) => {
-        expect(parseSpokenDate(heard(written))).toBe(written);
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  it('clock times', () => {
-    const time = fc
-      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
-      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
-    fc.assert(
-      fc.property(time, (written) => {
-        const back = parseSpokenTime(heard(written));
-        // hours 1-12 are said without AM/PM and read back as said; 0 and 13-23 with it
-        expect(back).toBe(written);
-      }),
-      { numRuns: 300 },
     );
   });
 
@@ -130,18 +108,6 @@ describe('round trips: written -> spoken -> heard -> written', () => {
     ['-$0.75', { value: -0.75, unit: 'USD' }],
   ])('amount %s', (written, amount) => {
     expect(parseSpokenAmount(heard(written))).toEqual(amount);
-  });
-
-  it('emails', () => {
-    const email = fc
-      .tuple(id, idWord, fc.constantFrom('com', 'org', 'io', 'co'))
-      .map(([local, host, tld]) => `${local.replace(/_/g, '.')}@${host}.${tld}`);
-    fc.assert(
-      fc.property(email, (written) => {
-        expect(parseSpokenEmail(heard(written))).toBe(written);
-      }),
-      { numRuns: 300 },
-    );
   });
 
   it('values inside a sentence, found again by extractEntities', () => {

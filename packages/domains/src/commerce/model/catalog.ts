@@ -155,15 +155,8 @@ export interface ProductSummary extends ProductHeadline {
 }
 
 function productHeadline(product: Product): ProductHeadline {
-  return {
-    product_id: product.id,
-    name: product.name,
-    brand: product.brand,
-    category: product.category,
-    price: product.price,
-    rating: product.rating,
-    review_count: product.review_count,
-  };
+  const { id, name, brand, category, price, rating, review_count } = product;
+  return { product_id: id, name, brand, category, price, rating, review_count };
 }
 
 /** The summary view of a product. */

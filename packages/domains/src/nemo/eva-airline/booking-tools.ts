@@ -6,8 +6,8 @@
  */
 import { pyIntFromString, pyTruthy } from '@scenaro/agent/python';
 import { isJsonObject } from '@scenaro/sdk/util';
-import { evaTool, num, optStr, str } from './params.js';
-import { KINDS, PARAMS } from './fields.js';
+import { confirmationNumber, evaTool, num, optStr, str } from './params.js';
+import { KINDS, PARAMS, oneOf, optionalFlightNumber } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -33,14 +33,10 @@ export const cancelReservationTool = evaTool({
   params: [
     PARAMS.confirmationNumber,
     ['journey_id', KINDS.journeyId, 'Journey ID of the booking to cancel, from get_reservation.'],
-    [
-      'cancellation_reason',
-      KINDS.cancellationReason,
-      'One of: voluntary, irrops_refund, 24_hour_rule, schedule_unacceptable, medical, bereavement.',
-    ],
+    oneOf('cancellation_reason', KINDS.cancellationReason),
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const journeyId = str(values, 'journey_id');
     const reason = str(values, 'cancellation_reason');
     const reservation = lookupReservation(db, cn);
@@ -117,16 +113,13 @@ export const assignSeatTool = evaTool({
     PARAMS.confirmationNumber,
     PARAMS.passengerId,
     PARAMS.journeyId,
-    ['seat_preference', KINDS.seatPreference, 'One of: window, aisle, middle, no_preference.'],
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    oneOf('seat_preference', KINDS.seatPreference),
+    optionalFlightNumber(
       'For multi-segment journeys, the flight number to assign seat on. Omit for single-segment.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const passengerId = str(values, 'passenger_id');
     const journeyId = str(values, 'journey_id');
     const preference = str(values, 'seat_preference');
@@ -185,15 +178,26 @@ export const assignSeatTool = evaTool({
   },
 });
 
-/** The booking segments a baggage or meal change applies to (one flight, or all). */
-function segmentTargets(
-  booking: Rec,
+/**
+ * Set `field` to `value` on the booking segments a baggage or meal change applies to (one
+ * flight, or all); the error result when the booking or the flight is not found.
+ */
+function setOnSegments(
+  db: EvaDb,
+  cn: string,
   journeyId: string,
   flightNumber: string | null,
-): { targets: Rec[] } | { error: Rec } {
-  return flightNumber
-    ? findBookingSegment(booking, journeyId, flightNumber)
-    : { targets: segmentsOf(booking) };
+  field: 'bags_checked' | 'meal_request',
+  value: number | string,
+): Rec | undefined {
+  const found = bookingFor(db, cn, journeyId);
+  if ('error' in found) return found.error;
+  const targets = flightNumber
+    ? findBookingSegment(found.booking, journeyId, flightNumber)
+    : { targets: segmentsOf(found.booking) };
+  if ('error' in targets) return targets.error;
+  for (const segment of targets.targets) segment[field] = value;
+  return undefined;
 }
 
 export const addBaggageAllowanceTool = evaTool({
@@ -205,23 +209,17 @@ export const addBaggageAllowanceTool = evaTool({
     PARAMS.confirmationNumber,
     PARAMS.journeyId,
     ['num_bags', { type: 'int', ge: 0, le: 5 }, 'Number of checked bags (0-5).'],
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    optionalFlightNumber(
       'For multi-segment, specific flight to add baggage to. Omit to apply to all segments.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const journeyId = str(values, 'journey_id');
     const bags = num(values, 'num_bags');
     const flightNumber = optStr(values, 'flight_number');
-    const found = bookingFor(db, cn, journeyId);
-    if ('error' in found) return found.error;
-    const targets = segmentTargets(found.booking, journeyId, flightNumber);
-    if ('error' in targets) return targets.error;
-    for (const segment of targets.targets) segment['bags_checked'] = bags;
+    const error = setOnSegments(db, cn, journeyId, flightNumber, 'bags_checked', bags);
+    if (error) return error;
     context.recordAction?.({
       action_type: 'add_baggage_allowance',
       confirmation_number: cn,
@@ -252,24 +250,18 @@ export const addMealRequestTool = evaTool({
       KINDS.mealType,
       'One of: vegetarian, vegan, kosher, halal, gluten_free, diabetic, low_sodium, child, hindu, standard, none.',
     ],
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    optionalFlightNumber(
       'For multi-segment, specific flight to apply meal to. Omit to apply to all segments.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const passengerId = str(values, 'passenger_id');
     const journeyId = str(values, 'journey_id');
     const meal = str(values, 'meal_type');
     const flightNumber = optStr(values, 'flight_number');
-    const found = bookingFor(db, cn, journeyId);
-    if ('error' in found) return found.error;
-    const targets = segmentTargets(found.booking, journeyId, flightNumber);
-    if ('error' in targets) return targets.error;
-    for (const segment of targets.targets) segment['meal_request'] = meal;
+    const error = setOnSegments(db, cn, journeyId, flightNumber, 'meal_request', meal);
+    if (error) return error;
     context.recordAction?.({
       action_type: 'add_meal_request',
       confirmation_number: cn,
@@ -303,7 +295,7 @@ export const addToStandbyTool = evaTool({
     ],
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const journeyId = str(values, 'journey_id');
     const ids = values['passenger_ids'] as string[];
     const flight = get<Rec | undefined>(get(db, 'journeys', {}), journeyId);

@@ -10,8 +10,8 @@
  * @module
  */
 import { pyFloatStr, pyIntFromString } from '@scenaro/agent/python';
-import { evaTool, num, str } from './params.js';
-import { KINDS, PARAMS } from './fields.js';
+import { confirmationNumber, evaTool, num, str } from './params.js';
+import { KINDS, PARAMS, oneOf } from './fields.js';
 import {
   dictOf,
   evaError,
@@ -35,14 +35,10 @@ export const processRefundTool = evaTool({
       { type: 'float', gt: 0 },
       'Amount to refund (use refund_amount_eligible from cancel_reservation).',
     ],
-    [
-      'refund_type',
-      KINDS.refundType,
-      'One of: full_fare, partial_fare, taxes_only, ancillary_fees.',
-    ],
+    oneOf('refund_type', KINDS.refundType),
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const amount = num(values, 'refund_amount');
     const refundType = str(values, 'refund_type');
     if (!lookupReservation(db, cn)) return reservationNotFound(cn);
@@ -84,14 +80,10 @@ export const issueTravelCreditTool = evaTool({
     PARAMS.confirmationNumber,
     PARAMS.passengerId,
     ['amount', { type: 'float', gt: 0 }, 'Credit amount in USD.'],
-    [
-      'credit_reason',
-      KINDS.creditReason,
-      'One of: cancellation_non_refundable, fare_difference_negative, service_recovery, goodwill, downgrade_compensation.',
-    ],
+    oneOf('credit_reason', KINDS.creditReason),
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const passengerId = str(values, 'passenger_id');
     const amount = num(values, 'amount');
     const reason = str(values, 'credit_reason');
@@ -138,7 +130,7 @@ export const issueHotelVoucherTool = evaTool({
     ['num_nights', { type: 'int', ge: 1 }, 'Number of nights (1-3).'],
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const passengerId = str(values, 'passenger_id');
     const nights = num(values, 'num_nights');
     if (!lookupReservation(db, cn)) return reservationNotFound(cn);
@@ -187,14 +179,10 @@ export const issueMealVoucherTool = evaTool({
   params: [
     PARAMS.confirmationNumber,
     PARAMS.passengerId,
-    [
-      'voucher_reason',
-      KINDS.voucherReason,
-      'One of: delay_over_2_hours, delay_over_4_hours, cancellation_wait_same_day, irrops_overnight.',
-    ],
+    oneOf('voucher_reason', KINDS.voucherReason),
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const passengerId = str(values, 'passenger_id');
     const reason = str(values, 'voucher_reason');
     if (!lookupReservation(db, cn)) return reservationNotFound(cn);
@@ -247,7 +235,7 @@ export const transferToAgentTool = evaTool({
     ['issue_summary', KINDS.text, 'Brief summary of the issue and what has been attempted.'],
   ],
   run: (values, db, context) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const reason = str(values, 'transfer_reason');
     const summary = str(values, 'issue_summary');
     if (!lookupReservation(db, cn)) return reservationNotFound(cn);

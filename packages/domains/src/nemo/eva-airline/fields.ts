@@ -64,7 +64,9 @@ const ENUMS = {
   ],
 } as const satisfies Record<string, readonly string[]>;
 
-function enumOf(values: readonly string[]): FieldKind {
+type EnumKind = Extract<FieldKind, { type: 'enum' }>;
+
+function enumOf(values: readonly string[]): EnumKind {
   return { type: 'enum', values };
 }
 
@@ -129,3 +131,13 @@ export const PARAMS = {
   passengerId: ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
   journeyId: ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation.'],
 } as const satisfies Record<string, ParamRow>;
+
+/** An enum parameter whose description lists its values: `<lead>One of: a, b, c.` */
+export function oneOf(name: string, kind: EnumKind, lead = ''): ParamRow {
+  return [name, kind, `${lead}One of: ${kind.values.join(', ')}.`];
+}
+
+/** The `flight_number` of a multi-segment journey: optional, the model sees `description`. */
+export function optionalFlightNumber(description: string): ParamRow {
+  return ['flight_number', KINDS.optionalFlightNumber, description, 'optional'];
+}

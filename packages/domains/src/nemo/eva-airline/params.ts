@@ -324,3 +324,6 @@ export const optStr = (values: ParamValues, name: string): string | null =>
   (values[name] as string | null) ?? null;
 /** `values[name]` as a number (validated). */
 export const num = (values: ParamValues, name: string): number => values[name] as number;
+/** The call's confirmation number, upper-cased as reservations are keyed. */
+export const confirmationNumber = (values: ParamValues): string =>
+  str(values, 'confirmation_number').toUpperCase();

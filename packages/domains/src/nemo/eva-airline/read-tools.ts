@@ -5,7 +5,7 @@
  * @module
  */
 import { compareCodePoints, PythonError, pyTruthy } from '@scenaro/agent/python';
-import { evaTool, num, str } from './params.js';
+import { confirmationNumber, evaTool, num, str } from './params.js';
 import { FARE_CLASSES, KINDS } from './fields.js';
 import {
   bookingsOf,
@@ -47,7 +47,7 @@ export const getReservationTool = evaTool({
     ['last_name', KINDS.text, 'Passenger last name for verification.'],
   ],
   run: (values, db) => {
-    const cn = str(values, 'confirmation_number').toUpperCase();
+    const cn = confirmationNumber(values);
     const lastName = str(values, 'last_name');
     const reservation = lookupReservation(db, cn);
     if (!reservation) return reservationNotFound(cn);

@@ -7,8 +7,8 @@
  */
 import type { ToolContext } from '@scenaro/agent';
 import { pyTruthy } from '@scenaro/agent/python';
-import { evaTool, optStr, str } from './params.js';
-import { KINDS, PARAMS } from './fields.js';
+import { confirmationNumber, evaTool, optStr, str } from './params.js';
+import { KINDS, PARAMS, oneOf, optionalFlightNumber } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
@@ -218,11 +218,7 @@ export const rebookFlightTool = evaTool({
       KINDS.journeyId,
       'Journey ID of the replacement flight from search_rebooking_options.',
     ],
-    [
-      'rebooking_type',
-      KINDS.rebookingType,
-      'Reason for rebooking. One of: voluntary, same_day, irrops_cancellation, irrops_delay, irrops_schedule_change, missed_flight_passenger_fault, missed_connection_airline_fault.',
-    ],
+    oneOf('rebooking_type', KINDS.rebookingType, 'Reason for rebooking. '),
     [
       'waive_change_fee',
       KINDS.bool,
@@ -234,17 +230,14 @@ export const rebookFlightTool = evaTool({
       'Fare class to rebook into if changing cabin (basic_economy, main_cabin, premium_economy, business, first). Omit to keep original fare class.',
       'optional',
     ],
-    [
-      'flight_number',
-      KINDS.optionalFlightNumber,
+    optionalFlightNumber(
       'For multi-segment journeys, the specific flight number of the leg to replace (partial rebook). Omit for full journey rebook.',
-      'optional',
-    ],
+    ),
   ],
   run: (values, db, context) =>
     rebook(
       {
-        cn: str(values, 'confirmation_number').toUpperCase(),
+        cn: confirmationNumber(values),
         journeyId: str(values, 'journey_id'),
         newJourneyId: str(values, 'new_journey_id'),
         rebookingType: str(values, 'rebooking_type'),

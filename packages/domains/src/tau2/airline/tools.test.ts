@@ -80,20 +80,31 @@ function fixture(): Db {
 
 const { session, call, db } = toolTests(airlineTools, 'tau2_airline', fixture);
 
+/** Ann's one-way economy trip from JFK to ORD, paid by card, with no bags and no insurance. */
+const ANN_TRIP = {
+  user_id: 'ann_lee_1',
+  origin: 'JFK',
+  destination: 'ORD',
+  flight_type: 'one_way',
+  cabin: 'economy',
+  flights: [{ flight_number: 'HAT001', date: '2024-05-20' }],
+  passengers: [{ first_name: 'Ann', last_name: 'Lee', dob: '1990-01-01' }],
+  payment_methods: [{ payment_id: 'credit_card_1', amount: 100 }],
+  total_baggages: 0,
+  nonfree_baggages: 0,
+  insurance: 'no',
+};
+
 describe('tau2 airline tools', () => {
   it('books a reservation: prices, seats, payments and the recorded result', async () => {
     const state = session();
     const out = await call(state, 'book_reservation', {
-      user_id: 'ann_lee_1',
-      origin: 'JFK',
+      ...ANN_TRIP,
       destination: 'SFO',
-      flight_type: 'one_way',
-      cabin: 'economy',
       flights: [
         { flight_number: 'HAT001', date: '2024-05-20' },
         { flight_number: 'HAT002', date: '2024-05-20' },
       ],
-      passengers: [{ first_name: 'Ann', last_name: 'Lee', dob: '1990-01-01' }],
       payment_methods: [
         { payment_id: 'certificate_1', amount: 50 },
         { payment_id: 'gift_card_1', amount: 70 },
@@ -121,17 +132,8 @@ describe('tau2 airline tools', () => {
     const state = session();
     const before = structuredClone(state.db);
     const out = await call(state, 'book_reservation', {
-      user_id: 'ann_lee_1',
-      origin: 'JFK',
-      destination: 'ORD',
-      flight_type: 'one_way',
-      cabin: 'economy',
-      flights: [{ flight_number: 'HAT001', date: '2024-05-20' }],
-      passengers: [{ first_name: 'Ann', last_name: 'Lee', dob: '1990-01-01' }],
+      ...ANN_TRIP,
       payment_methods: [{ payment_id: 'credit_card_1', amount: 99 }],
-      total_baggages: 0,
-      nonfree_baggages: 0,
-      insurance: 'no',
     });
     expect(out.ok).toBe(false);
     expect(out.error).toBe('Payment amount does not add up, total price is 100, but paid 99');
@@ -143,19 +145,12 @@ describe('tau2 airline tools', () => {
   it('refuses unavailable flights and full cabins with tau2 messages', async () => {
     const state = session();
     const base = {
-      user_id: 'ann_lee_1',
-      origin: 'JFK',
-      destination: 'ORD',
-      flight_type: 'one_way',
-      cabin: 'economy',
+      ...ANN_TRIP,
       passengers: [
         { first_name: 'Ann', last_name: 'Lee', dob: '1990-01-01' },
         { first_name: 'Bo', last_name: 'Lee', dob: '1991-01-01' },
       ],
       payment_methods: [{ payment_id: 'credit_card_1', amount: 1 }],
-      total_baggages: 0,
-      nonfree_baggages: 0,
-      insurance: 'no',
     };
     const cancelled = await call(state, 'book_reservation', {
       ...base,

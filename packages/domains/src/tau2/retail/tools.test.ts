@@ -22,51 +22,40 @@ function redShirt(): Record<string, unknown> {
   };
 }
 
+/** A product with its variants by item id, each `[item id, options, price, available (default true)]`. */
+function product(
+  name: string,
+  product_id: string,
+  ...variants: [string, Record<string, string>, number, boolean?][]
+): Record<string, unknown> {
+  return {
+    name,
+    product_id,
+    variants: Object.fromEntries(
+      variants.map(([item_id, options, price, available = true]) => [
+        item_id,
+        { item_id, options, available, price },
+      ]),
+    ),
+  };
+}
+
 function fixture(): Record<string, unknown> {
   return {
     products: {
-      '1000000001': {
-        name: 'T-Shirt',
-        product_id: '1000000001',
-        variants: {
-          '2000000001': {
-            item_id: '2000000001',
-            options: { color: 'red' },
-            available: true,
-            price: 10.1,
-          },
-          '2000000002': {
-            item_id: '2000000002',
-            options: { color: 'blue' },
-            available: true,
-            price: 12.35,
-          },
-          '2000000003': {
-            item_id: '2000000003',
-            options: { color: 'green' },
-            available: false,
-            price: 9,
-          },
-        },
-      },
-      '1000000002': {
-        name: 'Lamp',
-        product_id: '1000000002',
-        variants: {
-          '3000000001': {
-            item_id: '3000000001',
-            options: { style: 'desk' },
-            available: true,
-            price: 40,
-          },
-          '3000000002': {
-            item_id: '3000000002',
-            options: { style: 'floor' },
-            available: true,
-            price: 55.55,
-          },
-        },
-      },
+      '1000000001': product(
+        'T-Shirt',
+        '1000000001',
+        ['2000000001', { color: 'red' }, 10.1],
+        ['2000000002', { color: 'blue' }, 12.35],
+        ['2000000003', { color: 'green' }, 9, false],
+      ),
+      '1000000002': product(
+        'Lamp',
+        '1000000002',
+        ['3000000001', { style: 'desk' }, 40],
+        ['3000000002', { style: 'floor' }, 55.55],
+      ),
     },
     users: {
       bo_chen_1: {

@@ -9,7 +9,7 @@ import { ToolError } from '@scenaro/agent';
 import type { ToolDefinition } from '@scenaro/agent';
 import { pyRound, pySortedStrings } from '@scenaro/agent/python';
 import { arrayParam, sessionDb, stringParam, toolParameters } from '../../common/tool-kit.js';
-import type { Address, Order, OrderPayment, RetailDb, Variant } from './db-types.js';
+import type { Address, Order, OrderPayment, PaymentMethod, RetailDb, Variant } from './db-types.js';
 import {
   getOrderIf,
   getPaymentMethod,
@@ -42,15 +42,22 @@ const addressParams = {
 
 type AddressArgs = Address;
 
+/** Refuse a gift card whose balance does not cover `amount`; other methods pay anything. */
+function checkGiftCardBalance(method: PaymentMethod, amount: number, what: string): void {
+  if (method.source === 'gift_card' && (method.balance ?? 0) < amount) {
+    throw new ToolError(`Insufficient gift card balance to pay for ${what}`);
+  }
+}
+
+/** Add `amount` (negative: take it) to a gift card's balance, rounded to cents (other methods have no balance). */
+function addToGiftCard(method: PaymentMethod | undefined, amount: number): void {
+  if (method?.source === 'gift_card') method.balance = pyRound((method.balance ?? 0) + amount, 2);
+}
+
+/** The address fields of the arguments (any other argument is left out). */
 function addressOf(args: AddressArgs): Address {
-  return {
-    address1: args.address1,
-    address2: args.address2,
-    city: args.city,
-    state: args.state,
-    country: args.country,
-    zip: args.zip,
-  };
+  const { address1, address2, city, state, country, zip } = args;
+  return { address1, address2, city, state, country, zip };
 }
 
 /** tau2's `cancel_pending_order` (write tool). */
@@ -82,9 +89,7 @@ export const cancelPendingOrder: ToolDefinition<{ order_id: string; reason: stri
       getPaymentMethod(db, order.user_id, p.payment_method_id),
     );
     const refunds: OrderPayment[] = order.payment_history.map((p, i) => {
-      const method = methods[i];
-      if (method?.source === 'gift_card')
-        method.balance = pyRound((method.balance ?? 0) + p.amount, 2);
+      addToGiftCard(methods[i], p.amount);
       return {
         transaction_type: 'refund',
         amount: p.amount,
@@ -160,9 +165,7 @@ export const exchangeDeliveredOrderItems: ToolDefinition<ItemsArgs> = {
       distinct: false,
     });
     const method = getPaymentMethod(db, order.user_id, args.payment_method_id);
-    if (method.source === 'gift_card' && (method.balance ?? 0) < diff) {
-      throw new ToolError('Insufficient gift card balance to pay for the price difference');
-    }
+    checkGiftCardBalance(method, diff, 'the price difference');
     order.status = 'exchange requested';
     order.exchange_items = pySortedStrings(args.item_ids);
     order.exchange_new_items = pySortedStrings(args.new_item_ids);
@@ -215,15 +218,13 @@ export const modifyPendingOrderItems: ToolDefinition<ItemsArgs> = {
       distinct: true,
     });
     const method = getPaymentMethod(db, order.user_id, args.payment_method_id);
-    if (method.source === 'gift_card' && (method.balance ?? 0) < diff) {
-      throw new ToolError('Insufficient gift card balance to pay for the new item');
-    }
+    checkGiftCardBalance(method, diff, 'the new item');
     order.payment_history.push({
       transaction_type: diff > 0 ? 'payment' : 'refund',
       amount: Math.abs(diff),
       payment_method_id: args.payment_method_id,
     });
-    if (method.source === 'gift_card') method.balance = pyRound((method.balance ?? 0) - diff, 2);
+    addToGiftCard(method, -diff);
     args.item_ids.forEach((itemId, i) => {
       const item = order.items.find((it) => it.item_id === itemId);
       const variant = variants[i];
@@ -267,17 +268,14 @@ export const modifyPendingOrderPayment: ToolDefinition<{
       throw new ToolError('The new payment method should be different from the current one');
     }
     const amount = first.amount;
-    if (method.source === 'gift_card' && (method.balance ?? 0) < amount) {
-      throw new ToolError('Insufficient gift card balance to pay for the order');
-    }
+    checkGiftCardBalance(method, amount, 'the order');
     const oldMethod = getPaymentMethod(db, order.user_id, first.payment_method_id);
     order.payment_history.push(
       { transaction_type: 'payment', amount, payment_method_id },
       { transaction_type: 'refund', amount, payment_method_id: first.payment_method_id },
     );
-    if (method.source === 'gift_card') method.balance = pyRound((method.balance ?? 0) - amount, 2);
-    if (oldMethod.source === 'gift_card')
-      oldMethod.balance = pyRound((oldMethod.balance ?? 0) + amount, 2);
+    addToGiftCard(method, -amount);
+    addToGiftCard(oldMethod, amount);
     return { order_id };
   },
 };
