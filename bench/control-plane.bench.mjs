@@ -167,7 +167,10 @@ async function main() {
 
   /** Per-request cost of the server's own work, without sockets: one BotSession, a fake send. */
   async function serverBreakdown() {
-    const agent = await import('@scenaro/agent');
+    const agent = {
+      ...(await import('@scenaro/agent')),
+      ...(await import('@scenaro/agent/scenario')),
+    };
     const protocol = await import('@scenaro/sdk/protocol');
     let sent = 0;
     const session = new agent.BotSession({

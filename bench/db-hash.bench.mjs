@@ -9,7 +9,12 @@
 // absent.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createScenarioState, getDictHash, loadDbArtifact, sessionDbHash } from '@scenaro/agent';
+import {
+  createScenarioState,
+  getDictHash,
+  loadDbArtifact,
+  sessionDbHash,
+} from '@scenaro/agent/scenario';
 import {
   emitMeasured,
   emitResult,

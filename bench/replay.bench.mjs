@@ -14,7 +14,12 @@
 // the reference clock, 0 when ../shared/eval-data is absent. Target (issue 9): all tau2 < 60 s.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DbCache, DomainRegistry, getDictHash, registerControlTools } from '@scenaro/agent';
+import {
+  DbCache,
+  DomainRegistry,
+  getDictHash,
+  registerControlTools,
+} from '@scenaro/agent/scenario';
 import {
   NEMO_REFERENCE_TODAY,
   TAU2_TELECOM_TODAY,

@@ -18,7 +18,7 @@ import {
   encodeWav,
   parseSpokenCode,
   sayCode,
-} from '@scenaro/agent';
+} from '@scenaro/agent/voice';
 import { speak } from '@scenaro/agent/testing';
 
 const args = process.argv.slice(2);

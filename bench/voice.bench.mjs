@@ -67,7 +67,7 @@ import {
   createPocketsphinxSpeechToText,
   INPUT_SAMPLE_RATE,
   synthesizeAll,
-} from '@scenaro/agent';
+} from '@scenaro/agent/voice';
 import { SPOKEN_USER_TURNS } from '@scenaro/agent/testing';
 import { emitMeasured, emitResult, percentile, printTable, watchdog } from './lib/common.mjs';
 import { cpuBetween, treeCpu } from './lib/proc-cpu.mjs';

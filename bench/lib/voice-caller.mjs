@@ -4,7 +4,7 @@
 // followed by silence until the bot's reply has finished (bot-stopped-speaking) plus a short gap.
 // It timestamps every event and audio frame on arrival (performance.now() of this process) and
 // plays the bot's audio into a model of a playout buffer to find late frames.
-import { INPUT_CHUNK_MS, INPUT_SAMPLE_RATE } from '@scenaro/agent';
+import { INPUT_CHUNK_MS, INPUT_SAMPLE_RATE } from '@scenaro/agent/voice';
 import { RtviClient } from '@scenaro/agent/testing';
 
 const CHUNK_SAMPLES = (INPUT_SAMPLE_RATE * INPUT_CHUNK_MS) / 1000;

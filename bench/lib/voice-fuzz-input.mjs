@@ -1,7 +1,7 @@
 // The fuzz input of bench/voice-fuzz.bench.mjs: one seeded sequence (`random`) draws valid
 // audio frames, hostile frames (odd channels, rates, lengths, broken WAVs, random bytes) and
 // control requests, so a run's input does not depend on timing.
-import { encodeWav } from '@scenaro/agent';
+import { encodeWav } from '@scenaro/agent/voice';
 import { clientMessage, encodeFrame, encodeRtviFrame } from '@scenaro/sdk/protocol';
 
 /** A seeded generator of numbers in [0, 1) (mulberry32). */

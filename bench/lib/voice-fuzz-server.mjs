@@ -11,14 +11,9 @@
 // Usage: node --expose-gc bench/lib/voice-fuzz-server.mjs '{"max": 4, "tts": true}'
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import {
-  BotServer,
-  DomainRegistry,
-  createFliteTextToSpeech,
-  createLogger,
-  createPocketsphinxSpeechToText,
-  silentLogger,
-} from '@scenaro/agent';
+import { BotServer, createLogger, silentLogger } from '@scenaro/agent';
+import { DomainRegistry } from '@scenaro/agent/scenario';
+import { createFliteTextToSpeech, createPocketsphinxSpeechToText } from '@scenaro/agent/voice';
 import { echoConversation } from '@scenaro/agent/testing';
 
 const { max = 4, tts: withTts = true } = JSON.parse(process.argv[2] ?? '{}');

@@ -12,7 +12,7 @@ import {
   INPUT_CHUNK_MS,
   INPUT_SAMPLE_RATE,
   pcm16ToInt16,
-} from '@scenaro/agent';
+} from '@scenaro/agent/voice';
 import { reapedChildrenMs, treeCpu } from './proc-cpu.mjs';
 
 const CHUNK_BYTES = ((INPUT_SAMPLE_RATE * INPUT_CHUNK_MS) / 1000) * 2;

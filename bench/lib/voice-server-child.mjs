@@ -15,13 +15,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { silentLogger, startBotServer } from '@scenaro/agent';
 import {
   createFliteTextToSpeech,
   createPocketsphinxSpeechToText,
-  silentLogger,
-  startBotServer,
   synthesizeAll,
-} from '@scenaro/agent';
+} from '@scenaro/agent/voice';
 import { echoConversation } from '@scenaro/agent/testing';
 
 const { stopMs = 800, sttArgs = [], sttPool, ttsWorkers } = JSON.parse(process.argv[2] ?? '{}');

@@ -7,8 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { DomainRegistry, createConversationEngine, startBotServer } from '@scenaro/agent';
-import type { BotServer, ChatModel, ConversationHost, Logger, VoiceOptions } from '@scenaro/agent';
+import { createConversationEngine, startBotServer } from '@scenaro/agent';
+import { DomainRegistry } from '@scenaro/agent/scenario';
+import type { BotServer, ChatModel, ConversationHost, Logger } from '@scenaro/agent';
+import type { VoiceOptions } from '@scenaro/agent/voice';
 import { COMMERCE_DATA_ROOT, commerceDomain, createShopAssistantModel } from '@scenaro/domains';
 import { errorMessage } from '@scenaro/sdk/util';
 import type { DemoConfig, DemoVoice } from '../shared/demo-protocol.js';

@@ -4,8 +4,9 @@
  * actions and pushed as `action-applied`, like the agent's). Refusals go back to the page as
  * `{ok: false, error}`.
  */
-import { executeToolByName } from '@scenaro/agent';
-import type { BotSession, JsonObject } from '@scenaro/agent';
+import { executeToolByName } from '@scenaro/agent/scenario';
+import type { BotSession } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import { isJsonObject } from '@scenaro/sdk/util';
 import { DEMO_METHODS } from '../shared/demo-protocol.js';
 

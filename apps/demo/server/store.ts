@@ -3,7 +3,7 @@
  * assistant's prompt, the frontend tools the page registers) and the setup of each bot
  * session's store (commerce tools bound, the shipped db with the shopper signed in).
  */
-import { applyInitialization } from '@scenaro/agent';
+import { applyInitialization } from '@scenaro/agent/scenario';
 import type { BotSession } from '@scenaro/agent';
 import {
   COMMERCE_DATA_ROOT,

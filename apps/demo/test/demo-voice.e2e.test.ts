@@ -9,15 +9,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '@scenaro/agent';
 import {
   INPUT_SAMPLE_RATE,
   createFliteTextToSpeech,
   createPocketsphinxSpeechToText,
   encodeWav,
   msToSamples,
-  silentLogger,
-} from '@scenaro/agent';
-import type { BotSession, SpeechToText, TextToSpeech } from '@scenaro/agent';
+} from '@scenaro/agent/voice';
+import type { BotSession } from '@scenaro/agent';
+import type { SpeechToText, TextToSpeech } from '@scenaro/agent/voice';
 import { pocketsphinxMissing, speak } from '@scenaro/agent/testing';
 import { startDemo } from '@scenaro/demo/server';
 import type { DemoServer } from '@scenaro/demo/server';

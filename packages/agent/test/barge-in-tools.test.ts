@@ -3,8 +3,10 @@
 // changes nothing; a call that ran is reported as run.
 import type { ScenaroSession } from '@scenaro/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BotServer, DomainRegistry, createConversationEngine, silentLogger } from '../src/index.js';
-import type { ChatModel, ContextMessage, DomainModule, ToolDefinition } from '../src/index.js';
+import { BotServer, createConversationEngine, silentLogger } from '../src/index.js';
+import { DomainRegistry } from '../src/scenario/index.js';
+import type { ChatModel, ContextMessage } from '../src/index.js';
+import type { DomainModule, ToolDefinition } from '../src/scenario/index.js';
 import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
 import { closeBrowser, openBrowser } from './fixtures.js';

@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientMessage } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import { BotServer, getDictHash, silentLogger } from '../src/index.js';
+import { BotServer, silentLogger } from '../src/index.js';
+import { getDictHash } from '../src/scenario/index.js';
 import type { ConversationHost } from '../src/index.js';
 import { TEST_DB, makeDataRoot, testRegistry } from './fixtures.js';
 import { RtviClient, nextRequestId } from '../src/testing/index.js';

@@ -4,8 +4,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clientReady } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import { getDictHash, pythonRepr, sanitizeContextForTransport } from '../src/index.js';
-import type { BotServer, BotServerOptions, ConversationHost, JsonObject } from '../src/index.js';
+import { sanitizeContextForTransport } from '../src/index.js';
+import { getDictHash, pythonRepr } from '../src/scenario/index.js';
+import type { BotServer, BotServerOptions, ConversationHost } from '../src/index.js';
+import type { JsonObject } from '../src/scenario/index.js';
 import { TEST_DB, listenTestServer, startTestServer, testDbWith } from './fixtures.js';
 import type { TestServer } from './fixtures.js';
 import {

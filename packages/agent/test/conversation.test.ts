@@ -1,6 +1,7 @@
 // The conversation engine with the scripted reference agent, over a real socket with the real client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConversationEngine, createReferenceAgentModel, getDictHash } from '../src/index.js';
+import { createConversationEngine, createReferenceAgentModel } from '../src/index.js';
+import { getDictHash } from '../src/scenario/index.js';
 import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';
 import {

@@ -14,15 +14,9 @@ import {
   getDictHash,
   markDbChanged,
   sessionDbHash,
-} from '../src/index.js';
-import type {
-  BotServer,
-  BoundTool,
-  ConversationHost,
-  Db,
-  JsonObject,
-  ToolDefinition,
-} from '../src/index.js';
+} from '../src/scenario/index.js';
+import type { BotServer, ConversationHost } from '../src/index.js';
+import type { BoundTool, Db, JsonObject, ToolDefinition } from '../src/scenario/index.js';
 import { TEST_DB, startTestServer, testDomain } from './fixtures.js';
 import type { TestServer } from './fixtures.js';
 import { RtviClient, nextRequestId, pollUntil } from '../src/testing/index.js';

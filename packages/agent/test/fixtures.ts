@@ -4,14 +4,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BotServer, DomainRegistry, ToolError, getDictHash, silentLogger } from '../src/index.js';
-import type {
-  BotServerOptions,
-  Db,
-  DomainModule,
-  JsonObject,
-  ToolParametersSchema,
-} from '../src/index.js';
+import { BotServer, silentLogger } from '../src/index.js';
+import { DomainRegistry, ToolError, getDictHash } from '../src/scenario/index.js';
+import type { BotServerOptions } from '../src/index.js';
+import type { Db, DomainModule, JsonObject, ToolParametersSchema } from '../src/scenario/index.js';
 import { ScenaroSession } from '@scenaro/sdk';
 import type { ScenaroSessionOptions } from '@scenaro/sdk';
 import { createRtviTransport } from '@scenaro/sdk/rtvi';

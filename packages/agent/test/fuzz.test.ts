@@ -27,8 +27,9 @@ import {
   loadDbArtifact,
   parseDeltaPath,
   setAtPath,
-} from '../src/index.js';
-import type { BotServer, Db } from '../src/index.js';
+} from '../src/scenario/index.js';
+import type { BotServer } from '../src/index.js';
+import type { Db } from '../src/scenario/index.js';
 import { startTestServer } from './fixtures.js';
 import type { TestServer } from './fixtures.js';
 import { RtviClient } from '../src/testing/index.js';

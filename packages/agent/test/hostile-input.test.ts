@@ -10,8 +10,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_MESSAGE_NAMES, clientMessage, encodeRtviFrame } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import type { BotServer, DomainRegistry } from '../src/index.js';
-import { getDictHash } from '../src/index.js';
+import type { BotServer } from '../src/index.js';
+import type { DomainRegistry } from '../src/scenario/index.js';
+import { getDictHash } from '../src/scenario/index.js';
 import {
   TEST_DB,
   listenTestServer,

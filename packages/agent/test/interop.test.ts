@@ -1,6 +1,6 @@
 // The bot server against the real @pipecat-ai/client-js + websocket-transport in Node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeToolByName, getDictHash } from '../src/index.js';
+import { executeToolByName, getDictHash } from '../src/scenario/index.js';
 import type { ConversationHost } from '../src/index.js';
 import { pollUntil } from '../src/testing/index.js';
 import type { ConnectedClient } from '../src/testing/index.js';

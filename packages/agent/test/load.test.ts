@@ -30,15 +30,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import {
-  BotServer,
-  DomainRegistry,
-  ToolError,
-  createConversationEngine,
-  createReferenceAgentModel,
-  getDictHash,
-} from '../src/index.js';
-import type { BotSession, Db, DomainModule, JsonObject, Logger } from '../src/index.js';
+import { BotServer, createConversationEngine, createReferenceAgentModel } from '../src/index.js';
+import { DomainRegistry, ToolError, getDictHash } from '../src/scenario/index.js';
+import type { BotSession, Logger } from '../src/index.js';
+import type { Db, DomainModule, JsonObject } from '../src/scenario/index.js';
 import { RtviClient, pollUntil, tcpSocketOf } from '../src/testing/index.js';
 import { agentPlan, requiredString, systemPromptArgs } from './fixtures.js';
 

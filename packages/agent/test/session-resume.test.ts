@@ -4,7 +4,8 @@
 // one session; otherwise a client comes back within the grace period with its resume token.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '@scenaro/sdk';
-import type { BotServer, BotServerOptions, BotSession, JsonObject, Logger } from '../src/index.js';
+import type { BotServer, BotServerOptions, BotSession, Logger } from '../src/index.js';
+import type { JsonObject } from '../src/scenario/index.js';
 import type { BotReadySession } from '@scenaro/sdk/protocol';
 import { RtviClient, connectPipecatClient, pollUntil } from '../src/testing/index.js';
 import { listenTestServer, makeDataRoot, setUpBalanceScenario } from './fixtures.js';

@@ -1,14 +1,10 @@
 // Tools that set up shared state when update_system_prompt binds them, in the tools JSON's order,
 // and tools whose schema depends on their constructor kwargs, over a real socket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConversationEngine, DomainRegistry, streamScriptedReply } from '../src/index.js';
-import type {
-  BotServer,
-  ChatToolSpec,
-  ConversationHost,
-  DomainModule,
-  ToolDefinition,
-} from '../src/index.js';
+import { createConversationEngine, streamScriptedReply } from '../src/index.js';
+import { DomainRegistry } from '../src/scenario/index.js';
+import type { BotServer, ChatToolSpec, ConversationHost } from '../src/index.js';
+import type { DomainModule, ToolDefinition } from '../src/scenario/index.js';
 import { nextRequestId, pollUntil, RtviClient } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
 

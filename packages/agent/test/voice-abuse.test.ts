@@ -7,8 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '@scenaro/sdk/protocol';
-import { createPocketsphinxSpeechToText } from '../src/index.js';
-import type { BotServer, BotServerOptions, SpeechToText, SttSession } from '../src/index.js';
+import { createPocketsphinxSpeechToText } from '../src/voice/index.js';
+import type { BotServer, BotServerOptions } from '../src/index.js';
+import type { SpeechToText, SttSession } from '../src/voice/index.js';
 import { RtviClient, metricValue, scrapeMetrics } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
 import { execFileSync } from 'node:child_process';

@@ -11,8 +11,9 @@ import {
   createFliteTextToSpeech,
   msToSamples,
   silencePcm16,
-} from '../src/index.js';
-import type { BotServer, TextToSpeech, VoiceOptions } from '../src/index.js';
+} from '../src/voice/index.js';
+import type { BotServer } from '../src/index.js';
+import type { TextToSpeech, VoiceOptions } from '../src/voice/index.js';
 import { echoConversation } from '../src/testing/index.js';
 import type { RtviClient } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';

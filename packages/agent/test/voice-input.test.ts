@@ -12,7 +12,7 @@ import {
   int16ToPcm16,
   pcm16ToInt16,
   wordErrors,
-} from '../src/index.js';
+} from '../src/voice/index.js';
 import type { BotServer } from '../src/index.js';
 import { encodeFrame } from '@scenaro/sdk/protocol';
 import type { RtviClient } from '../src/testing/index.js';

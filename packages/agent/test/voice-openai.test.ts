@@ -5,7 +5,11 @@
  * of the reply is fetched as 24 kHz PCM from `/audio/speech`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAISpeechToText, createOpenAITextToSpeech, decodeWav } from '../src/index.js';
+import {
+  createOpenAISpeechToText,
+  createOpenAITextToSpeech,
+  decodeWav,
+} from '../src/voice/index.js';
 import {
   startOpenAIAudioTestServer,
   testSpeechPcm,

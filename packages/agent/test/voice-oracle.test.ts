@@ -9,8 +9,9 @@ import {
   createNoneSpeechToText,
   createOracleSpeechToText,
   ORACLE_SAID_MESSAGE,
-} from '../src/index.js';
-import type { BotServer, TextToSpeech } from '../src/index.js';
+} from '../src/voice/index.js';
+import type { BotServer } from '../src/index.js';
+import type { TextToSpeech } from '../src/voice/index.js';
 import { RtviClient } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
 import {

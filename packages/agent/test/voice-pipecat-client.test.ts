@@ -6,7 +6,11 @@
  * voice event, in order, through client-js's callbacks.
  */
 import { describe, expect, it } from 'vitest';
-import { corpusWordErrors, createPocketsphinxSpeechToText, pcm16ToInt16 } from '../src/index.js';
+import {
+  corpusWordErrors,
+  createPocketsphinxSpeechToText,
+  pcm16ToInt16,
+} from '../src/voice/index.js';
 import { connectPipecatClient } from '../src/testing/index.js';
 import type { RtviArrival } from '../src/testing/index.js';
 import {

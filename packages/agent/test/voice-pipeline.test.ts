@@ -18,8 +18,8 @@ import {
   resamplePcm16,
   silencePcm16,
   synthesizeAll,
-} from '@scenaro/agent';
-import type { Transcript } from '@scenaro/agent';
+} from '@scenaro/agent/voice';
+import type { Transcript } from '@scenaro/agent/voice';
 import { SPOKEN_USER_TURNS } from '@scenaro/agent/testing';
 
 const TURNS = SPOKEN_USER_TURNS;

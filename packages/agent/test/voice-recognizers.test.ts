@@ -6,8 +6,9 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPocketsphinxSpeechToText } from '../src/index.js';
-import type { BotServer, SpeechToText } from '../src/index.js';
+import { createPocketsphinxSpeechToText } from '../src/voice/index.js';
+import type { BotServer } from '../src/index.js';
+import type { SpeechToText } from '../src/voice/index.js';
 import { RtviClient } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
 import { echoConversation, pocketsphinxMissing, sendStream, silence } from './voice-fixtures.js';

@@ -12,8 +12,12 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import { OUTPUT_SAMPLE_RATE, createPocketsphinxSpeechToText, wordErrors } from '../src/index.js';
-import type { VoiceOptions } from '../src/index.js';
+import {
+  OUTPUT_SAMPLE_RATE,
+  createPocketsphinxSpeechToText,
+  wordErrors,
+} from '../src/voice/index.js';
+import type { VoiceOptions } from '../src/voice/index.js';
 import { metricValue, scrapeMetrics } from '../src/testing/index.js';
 import type { RtviClient } from '../src/testing/index.js';
 import { withRtviClient } from './fixtures.js';

@@ -5,7 +5,7 @@
  * sentence still reaches it as text, and the rest of the reply is spoken.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAITextToSpeech } from '../src/index.js';
+import { createOpenAITextToSpeech } from '../src/voice/index.js';
 import type { BotServer } from '../src/index.js';
 import { startStallingSpeechServer } from '../src/testing/stalling-speech-server.js';
 import type { StallingSpeechServer } from '../src/testing/stalling-speech-server.js';

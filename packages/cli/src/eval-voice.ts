@@ -7,7 +7,7 @@
  */
 import { localSpeechSettings } from '@scenaro/eval';
 import type { BotSide, SpeechSettings } from '@scenaro/eval';
-import type { VoiceSettings } from '@scenaro/agent';
+import type { VoiceSettings } from '@scenaro/agent/voice';
 import { engineFlagSettings, flagOf, speakerSetting } from './voice-flags.js';
 import type { VoiceFlags } from './voice-flags.js';
 

@@ -3,7 +3,7 @@
  * (db hashes and errors) as a table or as JSON lines.
  */
 import * as path from 'node:path';
-import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
+import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent/scenario';
 import * as domains from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
 import { replayDomain } from '@scenaro/eval';

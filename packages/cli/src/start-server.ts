@@ -1,7 +1,8 @@
 /**
  * A bot server with the built-in domains registered, as `scenaro serve` starts it.
  */
-import { DomainRegistry, createConversationEngine, startBotServer } from '@scenaro/agent';
+import { createConversationEngine, startBotServer } from '@scenaro/agent';
+import { DomainRegistry } from '@scenaro/agent/scenario';
 import type { BotServer, ServerProfile } from '@scenaro/agent';
 import { chooseModel } from './brain.js';
 import type { LlmFlags, Policy } from './llm-flags.js';

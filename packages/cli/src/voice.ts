@@ -9,8 +9,8 @@ import {
   DEFAULT_VAD_STOP_MS,
   formatInterruptionStrategy,
   parseInterruptionStrategy,
-} from '@scenaro/agent';
-import type { PocketsphinxOptions, VoiceOptions } from '@scenaro/agent';
+} from '@scenaro/agent/voice';
+import type { PocketsphinxOptions, VoiceOptions } from '@scenaro/agent/voice';
 import { flagOf, voiceSettingsOf } from './voice-flags.js';
 import type { VoiceFlags } from './voice-flags.js';
 

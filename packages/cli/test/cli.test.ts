@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDictHash } from '@scenaro/agent';
+import { getDictHash } from '@scenaro/agent/scenario';
 import { RtviClient, pollUntil } from '@scenaro/agent/testing';
 import { cliBuilt, killCliChildren, runCli, runCliToEnd } from './built-cli.js';
 

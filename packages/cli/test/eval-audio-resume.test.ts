@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeWav } from '@scenaro/agent';
+import { decodeWav } from '@scenaro/agent/voice';
 import { startOpenAIAudioTestServer } from '@scenaro/agent/testing';
 import type { OpenAIAudioTestServer } from '@scenaro/agent/testing';
 import { commerceEvalDomain } from '@scenaro/domains';

@@ -6,8 +6,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { concatBytes, defineSpeechEngine, PcmChunker, registerSpeechEngine } from '@scenaro/agent';
-import type { BotServer, SpeechToText, SttSession, TextToSpeech, Transcript } from '@scenaro/agent';
+import {
+  concatBytes,
+  defineSpeechEngine,
+  PcmChunker,
+  registerSpeechEngine,
+} from '@scenaro/agent/voice';
+import type { BotServer } from '@scenaro/agent';
+import type { SpeechToText, SttSession, TextToSpeech, Transcript } from '@scenaro/agent/voice';
 import { RtviClient } from '@scenaro/agent/testing';
 import { runEvaluation } from '@scenaro/eval';
 import { evalCommand } from '../src/commands/eval.js';

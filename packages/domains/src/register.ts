@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DomainModule, DomainRegistry } from '@scenaro/agent';
+import type { DomainModule, DomainRegistry } from '@scenaro/agent/scenario';
 import type { EvalDomain } from './scenario.js';
 
 /**

@@ -4,7 +4,7 @@
  * the scripted policies all read this shape.
  */
 import type { ActionRecord, InitializationAction } from '@scenaro/sdk/protocol';
-import type { DomainModule, JsonObject } from '@scenaro/agent';
+import type { DomainModule, JsonObject } from '@scenaro/agent/scenario';
 
 /** The scoring signals a scenario can be judged on, in the order the reference checks them. */
 export const SUCCESS_SIGNALS = [

@@ -3,7 +3,7 @@
 // over real sockets, on both clocks: a bot that never speaks, one that speaks forever and one that
 // drops its connection mid-turn end the scenario with a named reason, in bounded time.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAISpeechToText, createOpenAITextToSpeech } from '@scenaro/agent';
+import { createOpenAISpeechToText, createOpenAITextToSpeech } from '@scenaro/agent/voice';
 import type { BotServer } from '@scenaro/agent';
 import { startOpenAIAudioTestServer } from '@scenaro/agent/testing';
 import type { OpenAIAudioTestServer } from '@scenaro/agent/testing';

@@ -3,9 +3,10 @@
 // recognizer that does not dither, see below); bots that never speak, speak forever or drop their
 // connection mid-turn end the scenario with a named reason.
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeWav } from '@scenaro/agent';
+import { decodeWav } from '@scenaro/agent/voice';
 import { pocketsphinxMissing } from '@scenaro/agent/testing';
-import type { BotServer, VoiceOptions } from '@scenaro/agent';
+import type { BotServer } from '@scenaro/agent';
+import type { VoiceOptions } from '@scenaro/agent/voice';
 import {
   audioMetrics,
   conversationWav,

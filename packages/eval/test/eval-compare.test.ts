@@ -2,7 +2,7 @@
 // flips exactly the scenarios whose end state that action changes, and each is attributed to an
 // agent action error naming the dropped action; a run compared with itself moves nothing.
 import { describe, expect, it } from 'vitest';
-import { DbCache } from '@scenaro/agent';
+import { DbCache } from '@scenaro/agent/scenario';
 import { builtInDomains } from '@scenaro/domains';
 import { compareRuns, computeExpected, loadRun, registryFor, runEvaluation } from '../src/index.js';
 import { collectingStream, hasSharedData, runCommerce, sharedData, tempOutput } from './helpers.js';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DbCache } from '@scenaro/agent';
+import { DbCache } from '@scenaro/agent/scenario';
 import { commerceEvalDomain } from '@scenaro/domains';
 import { computeExpected, mergeRuns } from '../src/index.js';
 import {

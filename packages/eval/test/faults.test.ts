@@ -21,12 +21,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BotServer,
-  DomainRegistry,
   createConversationEngine,
   createReferenceAgentModel,
   createScriptedUserModel,
   silentLogger,
 } from '@scenaro/agent';
+import { DomainRegistry } from '@scenaro/agent/scenario';
 import { builtInDomains, registerEvalDomains } from '@scenaro/domains';
 import { BotConnectError, BotConnection, runEvaluation } from '../src/index.js';
 import type { EvaluationResult } from '../src/index.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { oracleHears } from '@scenaro/agent';
+import { oracleHears } from '@scenaro/agent/voice';
 import { localSpeechSettings, runEvaluation } from '../src/index.js';
 import type { EvaluationOptions, ScenarioMetrics } from '../src/index.js';
 import { collectingStream, hasSharedData, sharedData, tempOutput } from './helpers.js';

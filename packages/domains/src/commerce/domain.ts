@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DbStatePredicate, DomainModule, ToolDefinition } from '@scenaro/agent';
+import type { DbStatePredicate, DomainModule, ToolDefinition } from '@scenaro/agent/scenario';
 import { COMMERCE_DOMAIN } from './data-root.js';
 import { COMMERCE_INITIALIZATION_FUNCTIONS } from './init-functions.js';
 import { readAtPath } from './scenarios/expected-state.js';

@@ -3,7 +3,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DomainRegistry } from '@scenaro/agent';
+import { DomainRegistry } from '@scenaro/agent/scenario';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMERCE_DATA_ROOT } from './data-root.js';
 import { commerceEvalDomain, resolveCommerceDataRoot } from './eval-domain.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Db, InitializationFunction, JsonObject } from '@scenaro/agent';
+import type { Db, InitializationFunction, JsonObject } from '@scenaro/agent/scenario';
 import { z } from 'zod';
 import { addToCart, addToSelection, MAX_LINE_QUANTITY } from './model/cart.js';
 import { findProduct, resolveSku, setStock } from './model/catalog.js';

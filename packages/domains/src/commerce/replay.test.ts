@@ -9,7 +9,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { DbCache, getDictHash, loadDbArtifact } from '@scenaro/agent';
+import { DbCache, getDictHash, loadDbArtifact } from '@scenaro/agent/scenario';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../scenario.js';
 import { COMMERCE_DATA_ROOT } from './data-root.js';

@@ -12,8 +12,8 @@ import {
   DomainRegistry,
   executeBoundTool,
   getDictHash,
-} from '@scenaro/agent';
-import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
+import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent/scenario';
 import type { Scenario, SidedActionRecord } from '../scenario.js';
 import { COMMERCE_DATA_ROOT, COMMERCE_DOMAIN } from './data-root.js';
 import { commerceDomain } from './domain.js';

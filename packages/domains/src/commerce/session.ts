@@ -10,8 +10,8 @@ import {
   DbCache,
   DomainRegistry,
   executeToolByName,
-} from '@scenaro/agent';
-import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
+import type { ScenarioState, ToolCallOutcome } from '@scenaro/agent/scenario';
 import type { InitializationAction } from '@scenaro/sdk/protocol';
 import { COMMERCE_DATA_ROOT, COMMERCE_DB_PATH, COMMERCE_DOMAIN } from './data-root.js';
 import { commerceDomain } from './domain.js';

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import type {
   Db,
   JsonObject,
   ToolContext,
   ToolDefinition,
   ToolParametersSchema,
-} from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
 import { pythonJsonDumps, pyTruthy, PythonError } from '@scenaro/agent/python';
 import { isJsonObject } from '@scenaro/sdk/util';
 

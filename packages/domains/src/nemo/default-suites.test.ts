@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getDictHash } from '@scenaro/agent';
+import { getDictHash } from '@scenaro/agent/scenario';
 import { parseFinalResponseText } from '@scenaro/sdk/protocol';
 import {
   agentSession,

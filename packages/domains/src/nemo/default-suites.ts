@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { DomainModule, ToolDefinition } from '@scenaro/agent';
+import type { DomainModule, ToolDefinition } from '@scenaro/agent/scenario';
 import { DEFAULT_DOMAIN } from '@scenaro/sdk/protocol';
 import type { EvalDomain } from '../scenario.js';
 import { nemoEndConversationTool } from './common/end-conversation.js';

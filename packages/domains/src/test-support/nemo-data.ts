@@ -17,8 +17,8 @@ import {
   DomainRegistry,
   executeBoundTool,
   registerControlTools,
-} from '@scenaro/agent';
-import type { JsonObject, ScenarioState, ToolCallOutcome } from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
+import type { JsonObject, ScenarioState, ToolCallOutcome } from '@scenaro/agent/scenario';
 import { registerEvalDomains } from '../register.js';
 import type { EvalDomain, Scenario } from '../scenario.js';
 

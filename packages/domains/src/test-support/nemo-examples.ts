@@ -6,8 +6,8 @@
  * @module
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getDictHash } from '@scenaro/agent';
-import type { DomainRegistry } from '@scenaro/agent';
+import { getDictHash } from '@scenaro/agent/scenario';
+import type { DomainRegistry } from '@scenaro/agent/scenario';
 import type { EvalDomain, Scenario } from '../scenario.js';
 import {
   agentSession,

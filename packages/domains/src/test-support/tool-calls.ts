@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { createScenarioState, executeBoundTool } from '@scenaro/agent';
-import type { Db, ScenarioState, ToolCallOutcome, ToolDefinition } from '@scenaro/agent';
+import { createScenarioState, executeBoundTool } from '@scenaro/agent/scenario';
+import type { Db, ScenarioState, ToolCallOutcome, ToolDefinition } from '@scenaro/agent/scenario';
 
 /** A fresh scenario state holding `db`. */
 export function stateWith(db: Db): ScenarioState {

@@ -22,7 +22,7 @@
  * relay in lockstep with the bots' ears). {@link AudioTimeline.cut} drops the rest of a bot's
  * speech from a position on (the bot was interrupted).
  */
-import { Resampler, downmixPcm16ToMono } from '@scenaro/agent';
+import { Resampler, downmixPcm16ToMono } from '@scenaro/agent/voice';
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { Chunk, StepFilter } from './step-filter.js';
 import type { BotRole } from './types.js';

@@ -3,7 +3,7 @@
  * one typed {@link BotEvent}, found by a lookup on the envelope type (and, for `server-message`,
  * on the pushed message's own `type`).
  */
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import type { ActionRecord, RTVIMessage } from '@scenaro/sdk/protocol';
 import type { BotRole, BotTurn } from './types.js';
 import { isJsonObject } from '@scenaro/sdk/util';

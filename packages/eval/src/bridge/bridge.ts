@@ -7,7 +7,8 @@
  * events, scenario setup, turn assembly and the relay, stop rules, cross-side sync, and the
  * conversation loop.
  */
-import type { DbCache, ScriptedFault } from '@scenaro/agent';
+import type { ScriptedFault } from '@scenaro/agent';
+import type { DbCache } from '@scenaro/agent/scenario';
 import type { EvalDomain, Scenario } from '@scenaro/domains';
 import { parseFinalResponseText } from '@scenaro/sdk/protocol';
 import type { GetContextHistoryResult, GetScenarioSummaryResult } from '@scenaro/sdk/protocol';

@@ -5,8 +5,8 @@
  * it, before the next chunk, so the text lands on the listener's audio timeline where its speech
  * ends (a bot sends `bot-tts-text` after a sentence's audio, as Pipecat does).
  */
-import { ORACLE_SAID_MESSAGE } from '@scenaro/agent';
-import type { OracleSaidData } from '@scenaro/agent';
+import { ORACLE_SAID_MESSAGE } from '@scenaro/agent/voice';
+import type { OracleSaidData } from '@scenaro/agent/voice';
 import type { BotConnection } from './bot-connection.js';
 import type { BotRole } from './types.js';
 

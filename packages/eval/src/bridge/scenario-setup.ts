@@ -4,7 +4,8 @@
  * side's shared state (and, for scripted policies, the gold plan) and initialization actions.
  */
 import { SCRIPTED_PLAN_KEY } from '@scenaro/agent';
-import type { JsonObject, ScriptedFault } from '@scenaro/agent';
+import type { ScriptedFault } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import type { Scenario, Side } from '@scenaro/domains';
 import type { ApplyInitializationResult } from '@scenaro/sdk/protocol';
 import type { BotConnection } from './bot-connection.js';

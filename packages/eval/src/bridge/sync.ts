@@ -11,8 +11,8 @@ import {
   createScenarioState,
   executeToolByName,
   registerControlTools,
-} from '@scenaro/agent';
-import type { Db, ScenarioState } from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
+import type { Db, ScenarioState } from '@scenaro/agent/scenario';
 import type { EvalDomain, Scenario } from '@scenaro/domains';
 import type { ActionRecord, ApplySyncDeltaResult } from '@scenaro/sdk/protocol';
 import type { BotConnection } from './bot-connection.js';

@@ -5,8 +5,8 @@
  * deterministic, and the order of sentences, pauses and levels come from a seeded generator,
  * so the sounds are the same on every run.
  */
-import { createFliteTextToSpeech, pcm16ToInt16, synthesizeAll } from '@scenaro/agent';
-import type { FliteVoice, TextToSpeech } from '@scenaro/agent';
+import { createFliteTextToSpeech, pcm16ToInt16, synthesizeAll } from '@scenaro/agent/voice';
+import type { FliteVoice, TextToSpeech } from '@scenaro/agent/voice';
 import { concat } from './mixing.js';
 import { hashString, Prng } from './prng.js';
 import { LOOP_SECONDS, mixTalkers, television } from './stand-ins.js';

@@ -14,7 +14,7 @@
  * start of an utterance) is taken from the `speaking` flag of each chunk when the bridge gives
  * it, else from the chunk's level.
  */
-import { int16ToPcm16, pcm16ToInt16 } from '@scenaro/agent';
+import { int16ToPcm16, pcm16ToInt16 } from '@scenaro/agent/voice';
 import type { CallerEffects, SpeechInsert } from './config.js';
 import { EventQueue } from './events.js';
 import type { CallerEffectEvent, CallerEventDetails, CallerEffectEventKind } from './events.js';

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeWav, pcm16ToInt16, resamplePcm16, WavFormatError } from '@scenaro/agent';
+import { decodeWav, pcm16ToInt16, resamplePcm16, WavFormatError } from '@scenaro/agent/voice';
 import { DEFAULT_NON_DIRECTED_PHRASES } from './config.js';
 import type { Speaker } from './babble.js';
 import { speechBabble, speechPhrases, speechTelevision } from './babble.js';

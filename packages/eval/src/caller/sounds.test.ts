@@ -1,7 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeWav, int16ToPcm16 } from '@scenaro/agent';
+import { encodeWav, int16ToPcm16 } from '@scenaro/agent/voice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmsOf, sameSamples, tone } from '../test-support/caller-signals.js';
 import { createFliteSpeaker, speechBabble, speechPhrases } from './babble.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getDictHash } from '@scenaro/agent';
-import type { JsonObject } from '@scenaro/agent';
+import { getDictHash } from '@scenaro/agent/scenario';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import { cloneJson, lazyDbCopy, replayDbHash } from './lazy-db.js';
 
 function deepFreeze<T>(value: T): T {

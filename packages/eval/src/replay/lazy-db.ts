@@ -14,8 +14,8 @@ import {
   getDictHash,
   HASH_EXCLUDED_KEYS,
   ORDER_INDEPENDENT_FIELDS,
-} from '@scenaro/agent';
-import type { JsonObject } from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import { setDictItem } from '@scenaro/agent/python';
 import { isJsonObject } from '@scenaro/sdk/util';
 

@@ -7,7 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DbCache, DomainRegistry, getDictHash, registerControlTools } from '@scenaro/agent';
+import {
+  DbCache,
+  DomainRegistry,
+  getDictHash,
+  registerControlTools,
+} from '@scenaro/agent/scenario';
 import { evaAirline } from '@scenaro/domains';
 import { replayDomain } from './replay.js';
 

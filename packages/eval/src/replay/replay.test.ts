@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent';
+import { DbCache, DomainRegistry, registerControlTools } from '@scenaro/agent/scenario';
 import { pyEquals } from '@scenaro/agent/python';
 import {
   NEMO_REFERENCE_TODAY,

@@ -14,8 +14,8 @@ import {
   createScenarioState,
   DbCache,
   executeBoundTool,
-} from '@scenaro/agent';
-import type { DbSource, DomainRegistry, JsonObject, ScenarioState } from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
+import type { DbSource, DomainRegistry, JsonObject, ScenarioState } from '@scenaro/agent/scenario';
 import { pyEquals } from '@scenaro/agent/python';
 import { checkExpectedState, formatMismatches } from '@scenaro/domains';
 import type { EvalDomain, Scenario, Side, SidedActionRecord } from '@scenaro/domains';

@@ -10,7 +10,7 @@ import type {
   TypeMismatchDiff,
   ValueDiff,
   ValueMismatchDiff,
-} from '@scenaro/agent';
+} from '@scenaro/agent/scenario';
 import type { DbDiffReport } from '../scoring/types.js';
 import { esc, short } from './format.js';
 

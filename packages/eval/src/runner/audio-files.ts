@@ -3,7 +3,7 @@
  * rate, left what the user bot said to the agent, right what the agent said to the user, on one
  * timeline (NeMo's layout).
  */
-import { encodeWav } from '@scenaro/agent';
+import { encodeWav } from '@scenaro/agent/voice';
 import type { AudioRecord } from '../bridge/types.js';
 
 /** The stereo WAV of a recording. */

@@ -5,8 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   BotServer,
-  DbCache,
-  DomainRegistry,
   createConversationEngine,
   createListeningAgentModel,
   createListeningUserModel,
@@ -15,7 +13,9 @@ import {
   createScriptedUserModel,
   silentLogger,
 } from '@scenaro/agent';
-import type { ChatModel, ConversationHost, Logger, VoiceOptions } from '@scenaro/agent';
+import { DbCache, DomainRegistry } from '@scenaro/agent/scenario';
+import type { ChatModel, ConversationHost, Logger } from '@scenaro/agent';
+import type { VoiceOptions } from '@scenaro/agent/voice';
 import { registerEvalDomains } from '@scenaro/domains';
 import type { EvalDomain } from '@scenaro/domains';
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { parseInterruptionStrategy } from '@scenaro/agent';
-import type { VoiceOptions } from '@scenaro/agent';
+import { parseInterruptionStrategy } from '@scenaro/agent/voice';
+import type { VoiceOptions } from '@scenaro/agent/voice';
 import { isSpeechComplexity } from '../caller/presets.js';
 import type { DuplexOptions } from '../bridge/duplex.js';
 import type { WorkItem } from '../scenario/select.js';

@@ -14,8 +14,8 @@ import {
   getSpeechEngine,
   Resampler,
   synthesizeAll,
-} from '@scenaro/agent';
-import type { TextToSpeech, VoiceOptions, VoiceSettings } from '@scenaro/agent';
+} from '@scenaro/agent/voice';
+import type { TextToSpeech, VoiceOptions, VoiceSettings } from '@scenaro/agent/voice';
 import { RELAY_SAMPLE_RATE } from '../bridge/audio-timeline.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
 import { BACKCHANNEL_TEXTS } from '../bridge/caller-line.js';

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { ScriptedFault, VoiceOptions } from '@scenaro/agent';
+import type { ScriptedFault } from '@scenaro/agent';
+import type { VoiceOptions } from '@scenaro/agent/voice';
 import type { AudioModeOptions } from '../bridge/bridge.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
 import type { Shard } from '../scenario/select.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineValues, getSpeechEngine, resolveEngineSettings } from '@scenaro/agent';
+import { engineValues, getSpeechEngine, resolveEngineSettings } from '@scenaro/agent/voice';
 import { ACCENT_PERSONAS, CONTROL_PERSONAS } from '../caller/presets.js';
 import { PERSONA_VOICES, personaVoiceSettings } from './persona-voices.js';
 

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { DEFAULT_SPEECH_ENGINES } from '@scenaro/agent';
-import type { VoiceSettings } from '@scenaro/agent';
+import { DEFAULT_SPEECH_ENGINES } from '@scenaro/agent/voice';
+import type { VoiceSettings } from '@scenaro/agent/voice';
 
 /** A persona's voice per text-to-speech engine. */
 export interface PersonaVoice {

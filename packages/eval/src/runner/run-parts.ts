@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DbCache } from '@scenaro/agent';
+import type { DbCache } from '@scenaro/agent/scenario';
 import type { CallerSounds } from '../caller/sound-bank.js';
 import type { CallerVoices } from './caller-voices.js';
 import type { BotEndpoints } from './scenario-run.js';

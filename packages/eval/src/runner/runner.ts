@@ -7,8 +7,8 @@
  */
 import { rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DbCache } from '@scenaro/agent';
-import type { VoiceOptions } from '@scenaro/agent';
+import { DbCache } from '@scenaro/agent/scenario';
+import type { VoiceOptions } from '@scenaro/agent/voice';
 import { builtInDomains } from '@scenaro/domains';
 import type { AudioModeOptions } from '../bridge/bridge.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';

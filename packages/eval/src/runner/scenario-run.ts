@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from 'node:path';
-import type { DbCache } from '@scenaro/agent';
+import type { DbCache } from '@scenaro/agent/scenario';
 import { runBridgedScenario } from '../bridge/bridge.js';
 import type { AudioModeOptions, BridgeOptions } from '../bridge/bridge.js';
 import type { ScenarioRun } from '../bridge/types.js';

@@ -5,8 +5,8 @@
  * voice for each side that tells them apart in a recording; with the audio pacing of the run's
  * clock. Voices given ready-made are only paced.
  */
-import { buildSpeechVoice, engineSettings, speakerVoiceSettings } from '@scenaro/agent';
-import type { BuildSpeechVoiceOptions, VoiceOptions, VoiceSettings } from '@scenaro/agent';
+import { buildSpeechVoice, engineSettings, speakerVoiceSettings } from '@scenaro/agent/voice';
+import type { BuildSpeechVoiceOptions, VoiceOptions, VoiceSettings } from '@scenaro/agent/voice';
 import { RELAY_SAMPLE_RATE } from '../bridge/audio-timeline.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
 

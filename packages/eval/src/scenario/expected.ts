@@ -2,8 +2,8 @@
  * Expected end states of a scenario, computed by gold replay (fresh states,
  * initialization, the gold actions through the same tool code the bots use).
  */
-import { DomainRegistry, registerControlTools } from '@scenaro/agent';
-import type { DbCache, Db } from '@scenaro/agent';
+import { DomainRegistry, registerControlTools } from '@scenaro/agent/scenario';
+import type { DbCache, Db } from '@scenaro/agent/scenario';
 import type { EvalDomain, Scenario } from '@scenaro/domains';
 import { replayScenario } from '../replay/replay.js';
 

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { extractEntities } from '@scenaro/agent';
+import { extractEntities } from '@scenaro/agent/voice';
 import { editDistance } from '@scenaro/sdk/util';
 import type {
   AudioSegmentMetrics,

@@ -15,8 +15,8 @@
  *
  * @module
  */
-import { extractEntities, NATO_ALPHABET, normalizeWords, toSpokenForm } from '@scenaro/agent';
-import type { SpokenEntity } from '@scenaro/agent';
+import { extractEntities, NATO_ALPHABET, normalizeWords, toSpokenForm } from '@scenaro/agent/voice';
+import type { SpokenEntity } from '@scenaro/agent/voice';
 import type {
   AudioSegmentMetrics,
   EntityAccuracySide,

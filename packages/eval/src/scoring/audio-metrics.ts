@@ -7,7 +7,7 @@
  * clarification turns, barge-ins (agent turns that started before the user's speech ended) and
  * the bots' times to first byte per processor.
  */
-import { corpusWordErrors, normalizedWordErrors, wordErrors } from '@scenaro/agent';
+import { corpusWordErrors, normalizedWordErrors, wordErrors } from '@scenaro/agent/voice';
 import type { AudioRecord, BotRole, SpeechSegment } from '../bridge/types.js';
 import { entityAccuracySide } from './audio-entities.js';
 import { clarificationTurns } from './clarifications.js';

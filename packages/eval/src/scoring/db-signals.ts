@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { computeDbDiff, getDictHash } from '@scenaro/agent';
-import type { JsonObject } from '@scenaro/agent';
+import { computeDbDiff, getDictHash } from '@scenaro/agent/scenario';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import { pyEquals } from '@scenaro/agent/python';
 import type { Scenario } from '@scenaro/domains';
 import type { PredicateLookup, ScoreInput } from './score-input.js';

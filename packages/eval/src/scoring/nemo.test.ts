@@ -1,5 +1,5 @@
-import { getDictHash } from '@scenaro/agent';
-import type { DbStatePredicate } from '@scenaro/agent';
+import { getDictHash } from '@scenaro/agent/scenario';
+import type { DbStatePredicate } from '@scenaro/agent/scenario';
 import { describe, expect, it, vi } from 'vitest';
 import type { Judge, JudgeRequest, JudgeResult } from './judge.js';
 import { scoreScenario } from './nemo.js';

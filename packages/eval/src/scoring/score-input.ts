@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DbStatePredicate, DomainRegistry } from '@scenaro/agent';
+import type { DbStatePredicate, DomainRegistry } from '@scenaro/agent/scenario';
 import type { Scenario, Side } from '@scenaro/domains';
 import type { ScenarioRun } from '../bridge/types.js';
 import type { Judge } from './judge.js';

@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { SpokenEntityKind } from '@scenaro/agent';
-import type { DbDiff } from '@scenaro/agent';
+import type { SpokenEntityKind } from '@scenaro/agent/voice';
+import type { DbDiff } from '@scenaro/agent/scenario';
 import { SUCCESS_SIGNALS } from '@scenaro/domains';
 import type { SuccessSignal } from '@scenaro/domains';
 import type { ActionRecord } from '@scenaro/sdk/protocol';

@@ -1,7 +1,7 @@
 /**
  * The speech-engine registry and the engine declarations (`@scenaro/agent/voice-engines`): what
  * engines there are, what they can do and which options they take, without loading any engine
- * (each one's code loads when it is built). Also in `@scenaro/agent`.
+ * (each one's code loads when it is built). Also in `@scenaro/agent/voice`.
  */
 export {
   DEFAULT_SPEECH_ENGINES,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import { describeOptions, findProduct, findSku, productSummary, resolveSku } from './catalog.js';
 import type { ProductSummary, ResolvedSku } from './catalog.js';
 import type { CartItem, CommerceDb, User, VariantOptionKey } from './db-types.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import { VARIANT_OPTION_KEYS } from './db-types.js';
 import type { CommerceDb, Product, Variant, VariantOptionKey } from './db-types.js';
 

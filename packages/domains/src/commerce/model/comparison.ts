@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import { findProduct, isInStock, optionValues } from './catalog.js';
 import { VARIANT_OPTION_KEYS } from './db-types.js';
 import type { CommerceDb, Product } from './db-types.js';

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { Db } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { Db } from '@scenaro/agent/scenario';
 import { isJsonObject } from '@scenaro/sdk/util';
 import { dbAs } from '../../common/tool-kit.js';
 

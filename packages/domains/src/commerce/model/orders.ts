@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import { resolveCartItem } from './cart.js';
 import { findSku, setStock } from './catalog.js';
 import type { CommerceDb, Order, OrderItem, User } from './db-types.js';

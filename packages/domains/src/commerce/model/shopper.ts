@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import type { CommerceDb, Order, PaymentMethod, User } from './db-types.js';
 
 /** Find a user by id. @throws ToolError naming the unknown id. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseDeltaPath, validateToolArgs } from '@scenaro/agent';
+import { parseDeltaPath, validateToolArgs } from '@scenaro/agent/scenario';
 import { errorMessage } from '@scenaro/sdk/util';
 import type { z } from 'zod';
 import { COMMERCE_TOOLS, commerceTool } from '../domain.js';

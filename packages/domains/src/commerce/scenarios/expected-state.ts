@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { parseDeltaPath, selectListElement } from '@scenaro/agent';
+import { parseDeltaPath, selectListElement } from '@scenaro/agent/scenario';
 import { pyEquals } from '@scenaro/agent/python';
 import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 

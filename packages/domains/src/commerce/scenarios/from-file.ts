@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import type { Scenario, SidedActionRecord, SidedInitializationAction } from '../../scenario.js';
 import { COMMERCE_DB_PATH, COMMERCE_DOMAIN } from '../data-root.js';
 import { COMMERCE_TOOLS } from '../domain.js';

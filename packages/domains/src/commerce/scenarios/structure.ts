@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { FORBIDDEN_KEYS } from '@scenaro/agent';
+import { FORBIDDEN_KEYS } from '@scenaro/agent/scenario';
 import type { RawIssue } from './file-error.js';
 import { formatJsonPath } from './json-position.js';
 import type { JsonPathSegment } from './json-position.js';

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { ContextMessage, JsonObject } from '@scenaro/agent';
+import type { ContextMessage } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import { isJsonObject } from '@scenaro/sdk/util';
 import type { CartView } from '../model/cart.js';
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import type { CommerceDb } from '../model/db-types.js';
 import { searchProducts, tokenize } from '../model/search.js';
 import { hasReference } from './references.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import type { CartView } from '../model/cart.js';
 import { findProduct, isInStock, optionValues } from '../model/catalog.js';
 import { queryCoverage } from '../model/search.js';

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ToolDefinition } from '@scenaro/agent';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { defineTool, toolParameters } from '../../common/tool-kit.js';
 import {
   addToCart,

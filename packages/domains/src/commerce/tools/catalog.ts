@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { defineTool, toolParameters } from '../../common/tool-kit.js';
 import { findProduct, productDetails } from '../model/catalog.js';
 import { buildComparison, COMPARISON_SIZE } from '../model/comparison.js';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ToolDefinition } from '@scenaro/agent';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { defineTool, toolParameters } from '../../common/tool-kit.js';
 import { findProduct, productDetails, productSummary, resolveSku } from '../model/catalog.js';
 import { buildComparison } from '../model/comparison.js';

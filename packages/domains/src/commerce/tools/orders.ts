@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ToolDefinition } from '@scenaro/agent';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { defineTool, toolParameters } from '../../common/tool-kit.js';
 import { CANCEL_REASONS, cancelOrder, orderView, placeOrder } from '../model/orders.js';
 import type { CancelReason } from '../model/orders.js';

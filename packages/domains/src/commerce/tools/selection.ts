@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { defineTool, toolParameters } from '../../common/tool-kit.js';
 import { addToSelection, selectionView } from '../model/cart.js';
 import { PRODUCT_ID_SCHEMA, shopperOf } from './shared.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ToolContext } from '@scenaro/agent';
+import type { ToolContext } from '@scenaro/agent/scenario';
 import { asCommerceDb } from '../model/db-types.js';
 import type { CommerceDb, User } from '../model/db-types.js';
 import { currentUser } from '../model/shopper.js';

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolDefinition } from '@scenaro/agent';
+import type { JsonObject, ToolDefinition } from '@scenaro/agent/scenario';
 
 /** The value a tool seeds a key with, from its constructor kwargs. */
 export type Seeder = (options: JsonObject) => unknown;

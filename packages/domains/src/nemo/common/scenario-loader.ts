@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import { SUCCESS_SIGNALS } from '../../scenario.js';
 import type { Scenario, SidedActionRecord, SuccessSignal } from '../../scenario.js';
 import { readDataJson, readSuiteScenarios } from './suite-data.js';

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 
 /** One derived gold call, with what NeMo's tool delivered, recorded and pushed. */
 export interface NemoReplayAction {

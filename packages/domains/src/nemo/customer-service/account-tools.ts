@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext } from '@scenaro/agent';
+import type { JsonObject, ToolContext } from '@scenaro/agent/scenario';
 import { pyFloatCall, pythonRepr, pythonStr } from '@scenaro/agent/python';
 import { nemoParameters, nemoTool, numberParam, stringParam } from '../../common/tool-kit.js';
 import {

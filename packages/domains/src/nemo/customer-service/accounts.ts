@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext, ToolDefinition } from '@scenaro/agent';
+import type { JsonObject, ToolContext, ToolDefinition } from '@scenaro/agent/scenario';
 import { pythonStr } from '@scenaro/agent/python';
 import { seedsSharedState } from '../common/construction-state.js';
 

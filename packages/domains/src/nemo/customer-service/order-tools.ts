@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext } from '@scenaro/agent';
+import type { JsonObject, ToolContext } from '@scenaro/agent/scenario';
 import {
   enumParam,
   nemoParameters,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DomainModule, ToolDefinition } from '@scenaro/agent';
+import type { DomainModule, ToolDefinition } from '@scenaro/agent/scenario';
 import type { EvalDomain } from '../../scenario.js';
 import { nemoEndConversationTool } from '../common/end-conversation.js';
 import { nemoSuiteLoader } from '../common/scenario-loader.js';

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext, ToolDefinition, ToolKind } from '@scenaro/agent';
+import type { JsonObject, ToolContext, ToolDefinition, ToolKind } from '@scenaro/agent/scenario';
 import { pythonFloat, pythonStr, pythonStrip } from '@scenaro/agent/python';
 import { nemoParameters, nemoTool } from '../../common/tool-kit.js';
 import { DB_NOT_INITIALIZED, evaDb } from './store.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ToolContext } from '@scenaro/agent';
+import type { ToolContext } from '@scenaro/agent/scenario';
 import { pyTruthy } from '@scenaro/agent/python';
 import { confirmationNumber, evaTool, optStr, str } from './params.js';
 import { KINDS, PARAMS, oneOf, optionalFlightNumber } from './fields.js';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyInitialization, createScenarioState, DbCache, getDictHash } from '@scenaro/agent';
+import {
+  applyInitialization,
+  createScenarioState,
+  DbCache,
+  getDictHash,
+} from '@scenaro/agent/scenario';
 import { hasSuiteData, nemoDataRoot, registryOf } from '../../test-support/nemo-data.js';
 import { evaAirline } from './domain.js';
 

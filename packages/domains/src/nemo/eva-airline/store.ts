@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext } from '@scenaro/agent';
+import type { JsonObject, ToolContext } from '@scenaro/agent/scenario';
 import { PythonError, pyTruthy } from '@scenaro/agent/python';
 
 /** A record of the db (reservation, booking, segment, journey...), read loosely as eva does. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext } from '@scenaro/agent';
+import type { JsonObject, ToolContext } from '@scenaro/agent/scenario';
 import { nemoParameters, nemoTool, pushFinalResponse, stringParam } from '../../common/tool-kit.js';
 
 export const saveQuestionAnswerTool = nemoTool({

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext } from '@scenaro/agent';
+import type { JsonObject, ToolContext } from '@scenaro/agent/scenario';
 import { pyFloatCall, pyFloatStr, pythonRepr, pythonStr, pyTruthy } from '@scenaro/agent/python';
 import { nemoTool, pushFinalResponse } from '../../common/tool-kit.js';
 import { pyContains, pyItem, pyIterate } from '../common/python-items.js';

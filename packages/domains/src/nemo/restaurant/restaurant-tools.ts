@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JsonObject, ToolContext } from '@scenaro/agent';
+import type { JsonObject, ToolContext } from '@scenaro/agent/scenario';
 import { pythonStr } from '@scenaro/agent/python';
 import { seedsSharedState } from '../common/construction-state.js';
 import {

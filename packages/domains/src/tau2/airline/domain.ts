@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { DomainModule, ToolDefinition } from '@scenaro/agent';
+import type { DomainModule, ToolDefinition } from '@scenaro/agent/scenario';
 import type { EvalDomain } from '../../scenario.js';
 import { createCalculateTool, createTransferTool } from '../common/generic-tools.js';
 import { tau2EvalDomain } from '../common/scenario-loader.js';

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../../common/tool-kit.js';
 import type { AirlineDb } from './db-types.js';
 import { getFlightInstance, getReservation, getUser, searchDirectFlights } from './store.js';

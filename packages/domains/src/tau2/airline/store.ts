@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import { lookup } from '../../common/tool-kit.js';
 import type {
   AirlineDb,

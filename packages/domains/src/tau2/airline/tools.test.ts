@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '@scenaro/agent';
+import type { Db } from '@scenaro/agent/scenario';
 import { toolTests } from '../../test-support/tool-calls.js';
 import { airlineTools } from './domain.js';
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { setDictItem } from '@scenaro/agent/python';
 import {
   arrayParam,

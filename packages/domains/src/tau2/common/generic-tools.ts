@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { JsonObject, ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { JsonObject, ToolDefinition } from '@scenaro/agent/scenario';
 import { evaluatePythonArithmetic, pyFloatStr, pyRound, PythonError } from '@scenaro/agent/python';
 import { stringParam, toolParameters } from '../../common/tool-kit.js';
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DomainModule } from '@scenaro/agent';
+import type { DomainModule } from '@scenaro/agent/scenario';
 import type { EvalDomain, Scenario, SuccessSignal } from '../../scenario.js';
 import { END_CONVERSATION_TOOL } from './generic-tools.js';
 import { agentPrompt, userPrompt } from './prompts.js';

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { JsonObject } from '@scenaro/agent';
+import type { JsonObject } from '@scenaro/agent/scenario';
 import { textwrapIndent } from '@scenaro/agent/python';
 import type {
   DbStateAssertion,

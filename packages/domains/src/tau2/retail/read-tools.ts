@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { pythonJsonDumps, setDictItem } from '@scenaro/agent/python';
 import { recordLookupTool, sessionDb, stringParam, toolParameters } from '../../common/tool-kit.js';
 import type { RetailDb } from './db-types.js';

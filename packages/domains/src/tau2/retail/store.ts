@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import { pyRound } from '@scenaro/agent/python';
 import { countOf, lookup } from '../../common/tool-kit.js';
 import type { Order, PaymentMethod, Product, RetailDb, User, Variant } from './db-types.js';

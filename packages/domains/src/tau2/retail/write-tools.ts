@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { ToolDefinition } from '@scenaro/agent/scenario';
 import { pyRound, pySortedStrings } from '@scenaro/agent/python';
 import { arrayParam, sessionDb, stringParam, toolParameters } from '../../common/tool-kit.js';
 import type { Address, Order, OrderPayment, PaymentMethod, RetailDb, Variant } from './db-types.js';

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { ToolContext, ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { ToolContext, ToolDefinition } from '@scenaro/agent/scenario';
 import { pyFloatStr } from '@scenaro/agent/python';
 import { createTransferTool } from '../common/generic-tools.js';
 import {

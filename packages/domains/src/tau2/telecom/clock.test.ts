@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '@scenaro/agent';
+import type { Db } from '@scenaro/agent/scenario';
 import { builtInDomains } from '../../built-in-domains.js';
 import { TAU2_TELECOM_TODAY, fixedClock, localIsoDate, systemClock } from './clock.js';
 import { TAU2_TELECOM, TAU2_TELECOM_WORKFLOW, tau2Telecom, tau2TelecomWorkflow } from './domain.js';

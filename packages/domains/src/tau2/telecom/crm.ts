@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { ToolError } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
 import { addDays, firstOfMonth, firstOfNextMonth, isoDate, parseIsoDate } from './clock.js';
 import type { TelecomClock } from './clock.js';
 import { BillStatus, LineStatus } from './db-types.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DomainModule, ToolDefinition } from '@scenaro/agent';
+import type { DomainModule, ToolDefinition } from '@scenaro/agent/scenario';
 import type { EvalDomain, Scenario } from '../../scenario.js';
 import { tau2ScenarioLoader } from '../common/scenario-loader.js';
 import { readDataText } from '../common/task-loader.js';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { InitializationFunction, JsonObject } from '@scenaro/agent';
+import type { InitializationFunction, JsonObject } from '@scenaro/agent/scenario';
 import { dbAs } from '../../common/tool-kit.js';
 import type { TelecomClock } from './clock.js';
 import { getTargetLine, suspendLineForOverdueBill } from './crm.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DbStatePredicate, JsonObject } from '@scenaro/agent';
+import type { DbStatePredicate, JsonObject } from '@scenaro/agent/scenario';
 import { dbAs } from '../../common/tool-kit.js';
 import { getBillById, getCustomerById, getTargetLine } from './crm.js';
 import { BillStatus, NETWORK_STATUSES } from './db-types.js';

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { FORBIDDEN_KEYS, setAtPath } from '@scenaro/agent';
-import type { Db, JsonObject, SyncApplyResult } from '@scenaro/agent';
+import { FORBIDDEN_KEYS, setAtPath } from '@scenaro/agent/scenario';
+import type { Db, JsonObject, SyncApplyResult } from '@scenaro/agent/scenario';
 import { setDictItem } from '@scenaro/agent/python';
 import { errorMessage, isJsonObject } from '@scenaro/sdk/util';
 import { dbAs } from '../../common/tool-kit.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createScenarioState, DomainRegistry, executeBoundTool } from '@scenaro/agent';
-import type { Db, ScenarioState, ToolCallOutcome } from '@scenaro/agent';
+import { createScenarioState, DomainRegistry, executeBoundTool } from '@scenaro/agent/scenario';
+import type { Db, ScenarioState, ToolCallOutcome } from '@scenaro/agent/scenario';
 import { defaultApnSettings } from './db-types.js';
 import { createTau2TelecomModule, telecomScenarioName } from './domain.js';
 import { applyTelecomSyncDelta, syncTelecomState } from './sync.js';

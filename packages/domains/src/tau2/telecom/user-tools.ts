@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { ToolError } from '@scenaro/agent';
-import type { JsonObject, ToolDefinition } from '@scenaro/agent';
+import { ToolError } from '@scenaro/agent/scenario';
+import type { JsonObject, ToolDefinition } from '@scenaro/agent/scenario';
 import { pyFloatStr, pythonRepr } from '@scenaro/agent/python';
 import {
   booleanParam,
