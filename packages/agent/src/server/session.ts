@@ -31,12 +31,10 @@ import type {
 } from '@scenaro/sdk/protocol';
 import { READ_ONLY_HANDLERS, SERIAL_HANDLERS } from '../control/handlers.js';
 import type { ClientMessageHandler } from '../control/handlers.js';
-import type { ClientMessageRouter } from '../control/router.js';
 import type { SessionControl, SessionControlOptions } from '../control/session-control.js';
 import { ConversationContext } from '../conversation/context.js';
 import type {
   Conversation,
-  ConversationFactory,
   ConversationHost,
   SendTextOptions,
   SpeechOutput,
@@ -53,31 +51,13 @@ import { SerialQueue } from './serial-queue.js';
 import { DEFAULT_SESSION_LIMITS, limitErrors } from './session-limits.js';
 import type { SessionLimits } from './session-limits.js';
 import { ORACLE_SAID_MESSAGE } from '../voice/stt.js';
-import type { VoiceOptions } from '../voice/voice-options.js';
 import type { SessionConnection } from './session-connection.js';
 import { VoiceSession } from './voice-session.js';
 import type { PlaybackMark } from './voice-playback.js';
-import type { VoiceSessionHost } from './voice-session.js';
 
 export type { SessionConnection } from './session-connection.js';
-
-/** What a session is built from: its settings and its first connection. */
-export interface BotSessionOptions extends SessionControlOptions, SessionConnection {
-  id: string;
-  registry: DomainRegistry;
-  router: ClientMessageRouter;
-  dbSource: DbSource;
-  conversation?: ConversationFactory;
-  log: Logger;
-  /** Library identity sent in `bot-ready.about`. */
-  about: { library: string; library_version: string };
-  /** What the session may hold. @default {@link DEFAULT_SESSION_LIMITS} */
-  limits?: SessionLimits;
-  /** The bot's voice (engines shared by the server's sessions). @default none: audio is ignored */
-  voice?: VoiceOptions;
-  /** How the voice is bounded: the server's listening slots, the audio queue, its metrics. */
-  voiceBounds?: Pick<VoiceSessionHost, 'slots' | 'backlog' | 'count'>;
-}
+export type { BotSessionOptions } from './session-options.js';
+import type { BotSessionOptions } from './session-options.js';
 
 function errorName(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
@@ -361,7 +341,7 @@ export class BotSession implements SessionControl, ConversationHost {
 
   #userText(id: string, data: SendTextData): void {
     const options = data.options ?? {};
-    this.#userTurn(
+    void this.#userTurn(
       data.content,
       {
         runImmediately: options.run_immediately ?? true,

@@ -19,10 +19,8 @@
  * while the bot speaks does not barge in: once its transcript is in, it interrupts only when it
  * is a turn of its own (see `turn-taking.ts`); a backchannel or a tic is let go without a turn.
  */
-import { RpcError } from '@scenaro/sdk';
 import type { RpcTransport } from '@scenaro/sdk';
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
-import { FrontendToolCaller } from '../rpc/frontend-tool-caller.js';
 import type { SpeechOutput } from '../conversation/hook.js';
 import { BotSpeaker } from '../voice/bot-speaker.js';
 import type { SpeakerSink, SpeechMarks } from '../voice/bot-speaker.js';
@@ -43,7 +41,7 @@ import { AudioIntake, checkAudioFrame } from './audio-intake.js';
 import type { AudioBacklogLimits } from './audio-intake.js';
 import type { VoiceSlots } from './voice-slots.js';
 import type { VoiceEvent } from './metrics.js';
-import { settleWithin } from './shutdown.js';
+import { registerDictation } from './voice-dictation.js';
 import { HeardReports, PlaybackTracker, playedSpeech } from './voice-playback.js';
 import type { PlaybackMark } from './voice-playback.js';
 import { errorMessage } from '@scenaro/sdk/util';
@@ -79,9 +77,6 @@ export interface VoiceSessionHost {
   /** Count a voice event in the server's metrics. */
   count?(event: VoiceEvent, amount?: number): void;
 }
-
-/** Longest a dictation's end waits for the audio received before it to be heard (ms). */
-const DICTATION_END_HEARING_MS = 4000;
 
 /** Timing of the last answered utterance (for latency measurements). */
 export interface VoiceTurnTiming extends UtteranceMarks, SpeechMarks {}
@@ -156,7 +151,12 @@ export class VoiceSession {
     const tracker = this.#playback;
     this.#output =
       speaker && tracker ? playedSpeech(speaker, tracker, () => this.#ear?.samples ?? 0) : speaker;
-    if (options.stt) this.#registerDictation();
+    if (options.stt)
+      this.#unregisterDictation = registerDictation({
+        rpc: host.rpc,
+        ears: () => this.#ears(),
+        drained: () => this.#intake.drained(),
+      });
     this.#intake = new AudioIntake(
       {
         hear: (frame) => this.#hear(frame),
@@ -441,53 +441,6 @@ export class VoiceSession {
   #clock(pacing: AudioPacing, sampleRate: number) {
     return createAudioClock(sampleRate, pacing === 'realtime', {
       leadMs: this.#options.outputLeadMs ?? DEFAULT_OUTPUT_LEAD_MS,
-    });
-  }
-
-  #registerDictation(): void {
-    const caller = new FrontendToolCaller({
-      transport: this.#host.rpc,
-      destinationIdentity: () => undefined,
-    });
-    const listener = async (): Promise<UserListener> => {
-      const ready = await this.#ears();
-      if (!ready) {
-        throw RpcError.builtIn('APPLICATION_ERROR', 'speech input is unavailable on this bot');
-      }
-      return ready;
-    };
-    const guard = <T>(run: () => T): T => {
-      try {
-        return run();
-      } catch (err) {
-        throw RpcError.builtIn('APPLICATION_ERROR', errorMessage(err));
-      }
-    };
-    this.#unregisterDictation = caller.registerComposerMethods({
-      start: async ({ dictationId }) => {
-        const ears = await listener();
-        await this.#intake.drained();
-        guard(() => ears.startDictation(dictationId));
-      },
-      end: async ({ dictationId }) => {
-        const ears = await listener();
-        // What was said before the end is heard first, within a bound: the answer must come
-        // inside the protocol's deadline even behind a backlog of audio.
-        await settleWithin([this.#intake.drained()], DICTATION_END_HEARING_MS);
-        const transcript = await guard(() => ears.endDictation(dictationId)).catch(
-          (err: unknown) => {
-            throw RpcError.isInstance(err)
-              ? err
-              : RpcError.builtIn('APPLICATION_ERROR', errorMessage(err));
-          },
-        );
-        return { transcript };
-      },
-      cancel: async ({ dictationId }) => {
-        const ears = await listener();
-        await this.#intake.drained();
-        guard(() => ears.cancelDictation(dictationId));
-      },
     });
   }
 

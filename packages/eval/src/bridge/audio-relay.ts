@@ -25,7 +25,8 @@ import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audi
 import type { RelayClock } from './audio-timeline.js';
 import type { TurnRelay } from './relay.js';
 import { Duplex, heardSentences } from './duplex.js';
-import type { DuplexOptions, DuplexSegment } from './duplex.js';
+import type { DuplexOptions } from './duplex.js';
+import type { Ears, OpenSegment, Waiter } from './relay-parts.js';
 import type { AudioRecord, BotRole, BotTurn, SpeechSegment, StopReason } from './types.js';
 
 export interface AudioRelayOptions {
@@ -56,42 +57,6 @@ export interface AudioRelayOptions {
    * other bot speaks is told to them once its audio has been relayed (see `oracle-ear.ts`).
    */
   tell?: readonly BotRole[];
-}
-
-/** A segment while it is being spoken and relayed. */
-interface OpenSegment {
-  tag: number;
-  role: BotRole;
-  said: string;
-  heard: string[];
-  startSample?: number;
-  endSample?: number;
-  /** Where the timeline was when its first audio reached the relay. */
-  arrivalSample?: number;
-  stopped: boolean;
-  /** Utterances the other bot had heard when the segment began. */
-  earsAtStart: number;
-  /** Chunks relayed. */
-  sent: number;
-  duplex?: DuplexSegment;
-}
-
-/** What a bot reported hearing: its VAD's utterances and its final transcripts. */
-interface Ears {
-  speaking: boolean;
-  utterances: number;
-  finals: number;
-}
-
-interface Waiter {
-  role: BotRole;
-  deadline: number;
-  /** When (`performance.now()`) the bot must have started speaking. */
-  respondBy: number;
-  timer: ReturnType<typeof setTimeout>;
-  /** Segments before the wait began. */
-  segmentsBefore: number;
-  resolve: (turn: BotTurn | 'timeout') => void;
 }
 
 const other = (role: BotRole): BotRole => (role === 'agent' ? 'user' : 'agent');
