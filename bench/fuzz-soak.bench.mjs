@@ -35,11 +35,13 @@ watchdog('fuzz-soak', 300);
 const { clientMessage, clientReady, encodeRtviFrame, encodeFrame, decodeRtviFrame } =
   await import('@scenaro/sdk/protocol');
 const agentUrl = import.meta.resolve('@scenaro/agent');
+const scenarioUrl = import.meta.resolve('@scenaro/agent/scenario');
 
 // --- the server process ------------------------------------------------------------------------
 const SERVER = `
 import { createInterface } from 'node:readline';
-import { BotServer, DomainRegistry, createConversationEngine, createReferenceAgentModel, silentLogger } from ${JSON.stringify(agentUrl)};
+import { BotServer, createConversationEngine, createReferenceAgentModel, silentLogger } from ${JSON.stringify(agentUrl)};
+import { DomainRegistry } from ${JSON.stringify(scenarioUrl)};
 const registry = new DomainRegistry().register({
   name: 'soak',
   tools: [{ name: 'get_user', description: 'Look up a user.', kind: 'read',

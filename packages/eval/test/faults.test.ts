@@ -95,7 +95,8 @@ async function startBot(role: 'agent' | 'user', port: number): Promise<BotServer
 /** The same agent bot in a child process, from the built dist. Resolves once it listens. */
 async function startChildAgent(port: number): Promise<ChildProcess> {
   const script = `
-    import { BotServer, DomainRegistry, createConversationEngine, createReferenceAgentModel, silentLogger } from '@scenaro/agent';
+    import { BotServer, createConversationEngine, createReferenceAgentModel, silentLogger } from '@scenaro/agent';
+    import { DomainRegistry } from '@scenaro/agent/scenario';
     import { builtInDomains, registerEvalDomains } from '@scenaro/domains';
     const server = await new BotServer({
       host: '127.0.0.1',
