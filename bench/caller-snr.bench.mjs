@@ -40,6 +40,8 @@ if (snrs.some((s) => !Number.isFinite(s))) {
 }
 watchdog('caller-snr bench', 3600);
 
+const { audioAggregate } = await import('@scenaro/eval');
+
 const DOMAIN = 'tau2_airline';
 const NOISE = 'busy_street_iphone_mic';
 const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
@@ -61,32 +63,6 @@ function effectsFile(snr) {
         };
   writeFileSync(file, JSON.stringify(effects));
   return file;
-}
-
-/** Errors and reference words of the agent's ear over `metrics`, from `key` (wer kind). */
-function pooled(metrics, key) {
-  let errors = 0;
-  let words = 0;
-  for (const m of metrics) {
-    const w = m.audio?.[key]?.agent_stt;
-    if (!w) continue;
-    errors += w.substitutions + w.deletions + w.insertions;
-    words += w.reference_words;
-  }
-  return { rate: words > 0 ? errors / words : NaN, words };
-}
-
-/** Entities the caller said that the agent heard right, over all scenarios. */
-function entities(metrics) {
-  let right = 0;
-  let said = 0;
-  for (const m of metrics) {
-    const e = m.audio?.entity_accuracy?.agent_stt;
-    if (!e) continue;
-    right += e.heard_right ?? 0;
-    said += e.said ?? 0;
-  }
-  return said > 0 ? `${right}/${said}` : 'n/a';
 }
 
 /** One `scenaro eval` run with the caller's line at `snr` (clean when undefined). */
@@ -121,10 +97,19 @@ async function run(snr) {
     snr: snr ?? null,
     scenarios: metrics.length,
     passed: metrics.filter((m) => m.is_successful === true).length,
-    normalized_wer: pooled(metrics, 'normalized_wer'),
-    raw_wer: pooled(metrics, 'wer'),
-    entities: entities(metrics),
+    ...ear(audioAggregate(metrics)),
     wall_seconds: wall,
+  };
+}
+
+/** The agent's ear over a run, from the run's audio aggregate (pooled over its scenarios). */
+function ear(audio) {
+  const pooled = (w) => ({ rate: w?.wer ?? NaN, words: w?.reference_words ?? 0 });
+  const e = audio?.entity_accuracy.agent_stt;
+  return {
+    normalized_wer: pooled(audio?.normalized_wer.agent_stt),
+    raw_wer: pooled(audio?.wer.agent_stt),
+    entities: e && e.said > 0 ? `${e.heard_right}/${e.said}` : 'n/a',
   };
 }
 

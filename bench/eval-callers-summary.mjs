@@ -12,6 +12,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { printTable } from './lib/common.mjs';
 
+const { audioAggregate } = await import('@scenaro/eval');
+
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
 const args = process.argv.slice(2);
 const at = args.indexOf('--scenarios');
@@ -68,16 +70,10 @@ function pooledMean(panels, key) {
   return count > 0 ? `${(total / count).toFixed(2)} s (n=${count})` : 'n/a';
 }
 
+/** The agent ear's normalized word error rate over `list`, from the run's audio aggregate. */
 function wer(list) {
-  let errors = 0;
-  let words = 0;
-  for (const { metrics } of list) {
-    const w = metrics.audio?.normalized_wer?.agent_stt;
-    if (!w) continue;
-    errors += w.substitutions + w.deletions + w.insertions;
-    words += w.reference_words;
-  }
-  return words > 0 ? `${((errors / words) * 100).toFixed(1)} %` : 'n/a';
+  const w = audioAggregate(list.map((s) => s.metrics))?.normalized_wer.agent_stt;
+  return w?.wer == null ? 'n/a' : `${(w.wer * 100).toFixed(1)} %`;
 }
 
 const rows = dirs.map((dir) => {

@@ -269,8 +269,7 @@ export class AudioTimeline {
     // Dropped chunks never go out: a wait for them ends with the last chunk that does.
     stream.queuedCount -= dropped.length;
     for (const mark of stream.marks) mark.count = Math.min(mark.count, stream.queuedCount);
-    while (stream.marks[0] && stream.marks[0].count <= stream.sentCount)
-      this.#call(stream.marks.shift()!.call);
+    for (const call of stream.dueMarks()) this.#call(call);
     for (const chunk of dropped) {
       if (chunk.tag === undefined) continue;
       stream.dropped.add(chunk.tag);
@@ -399,8 +398,7 @@ export class AudioTimeline {
         continue;
       }
       stream.sentCount++;
-      while (stream.marks[0] && stream.marks[0].count <= stream.sentCount)
-        this.#call(stream.marks.shift()!.call);
+      for (const call of stream.dueMarks()) this.#call(call);
       if (chunk.tag === undefined) continue;
       this.#options.listener.sent(stream.source, chunk.tag, position);
       const left = (stream.pending.get(chunk.tag) ?? 1) - 1;

@@ -57,6 +57,14 @@ export class Stream {
     readonly lookahead = 1,
   ) {}
 
+  /** The calls of the marks the chunks sent so far have reached, taken off the list. */
+  dueMarks(): (() => void)[] {
+    const due: (() => void)[] = [];
+    while (this.marks[0] && this.marks[0].count <= this.sentCount)
+      due.push(this.marks.shift()!.call);
+    return due;
+  }
+
   get starved(): boolean {
     return (this.speaking || this.inFlight > 0) && this.chunks.length < this.lookahead;
   }
