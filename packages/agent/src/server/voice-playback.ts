@@ -136,7 +136,7 @@ interface Ears {
 }
 
 /**
- * `server-message {type: 'audio-heard', samples, speaking, waiting}` reports
+ * `server-message {type: 'audio-heard', samples, speaking, waiting, turn_at}` reports
  * (`VoiceOptions.reportHeard`): how much of the input is heard with every decision it led to
  * taken, so that a relay in lockstep takes each decision at the same place on every run.
  *
@@ -144,8 +144,9 @@ interface Ears {
  *   in: the recognizer hears that much past it (it may need to, to end it), then the relay waits
  *   for what the bot decides on it (a turn, an interruption under `min-words`, nothing).
  * - A turn holds them at the same place (its utterance's end plus `holdMs`) until its reply has
- *   started (or it ended without one), and says so (`waiting`): the relay waits for the reply
- *   there.
+ *   started (or it ended without one), and says so (`waiting`, with that place as `turn_at`):
+ *   the relay waits for the reply there (a relay that runs behind the bot, on the real-time
+ *   clock, learns from `turn_at` where it will wait before it gets there).
  *
  * `speaking`: the listener is in speech at the reported sample.
  */
@@ -169,11 +170,19 @@ export class HeardReports {
     for (const u of ears.awaiting) held = Math.min(held, u.endSample + this.#holdSamples);
     const samples = Math.min(ears.samples, held);
     const speaking = samples < ears.samples ? false : ears.speaking;
-    const waiting = this.#turns.length > 0;
-    const key = `${samples}:${speaking}:${waiting}`;
+    const turnAt = this.#turns[0]?.at;
+    const waiting = turnAt !== undefined;
+    const key = `${samples}:${speaking}:${turnAt}`;
     if (key === this.#last) return;
     this.#last = key;
-    this.#push({ type: 'audio-heard', samples, speaking, waiting, sample_rate: this.#sampleRate });
+    this.#push({
+      type: 'audio-heard',
+      samples,
+      speaking,
+      waiting,
+      ...(waiting ? { turn_at: turnAt } : {}),
+      sample_rate: this.#sampleRate,
+    });
   }
 
   /**

@@ -189,13 +189,17 @@ export class VoiceSession {
     const host = this.#host;
     return {
       emit: (type, data) => {
-        if (type === 'bot-started-speaking') {
-          tracker.started();
-          const ear = this.#ear;
-          if (ear) this.#reports?.replyStarted(() => this.#reportHeard(ear));
-        }
         if (type === 'bot-stopped-speaking') tracker.stopped();
+        if (type !== 'bot-started-speaking') {
+          host.emit(type, data);
+          return;
+        }
+        tracker.started();
+        // The start first, then the report it releases: a relay that reads them in that order
+        // knows the report moved on because a reply started, not because the turn gave up.
         host.emit(type, data);
+        const ear = this.#ear;
+        if (ear) this.#reports?.replyStarted(() => this.#reportHeard(ear));
       },
       audio: (pcm, rate) => {
         tracker.sent(pcm.length, rate);

@@ -99,13 +99,16 @@ export class AudioRelay implements TurnRelay {
           log: (line) => this.#logLine('--', line),
           tailMs,
           awaitingFinal: (role) => this.#ears[role].finals < this.#ears[role].utterances,
+          realtime: options.clock === 'realtime',
         })
       : undefined;
     this.#timeline = new AudioTimeline({
       ...(this.#duplex
         ? { filter: this.#duplex.filter(), lookaheadChunks: this.#duplex.lockstep.windowChunks }
         : {}),
-      clock: options.clock,
+      // Full duplex steps by the fast clock's rules on both clocks (real time: at its pace).
+      clock: this.#duplex ? 'fast' : options.clock,
+      ...(this.#duplex && options.clock === 'realtime' ? { pace: 'realtime' as const } : {}),
       tailMs,
       stallMs: options.responseTimeoutMs ?? SLOW_RESPONSE_MS,
       send: (role, pcm) => options.bot(role).sendAudio(pcm, RELAY_SAMPLE_RATE),
@@ -216,7 +219,7 @@ export class AudioRelay implements TurnRelay {
   /** The time `role` has to start speaking, from now (see `responseTimeoutMs`). */
   #responseMs(role: BotRole): number {
     if (this.#options.responseTimeoutMs !== undefined) return this.#options.responseTimeoutMs;
-    if (this.#options.clock === 'realtime') return RESPONSE_MS;
+    if (this.#options.clock === 'realtime' && !this.#duplex) return RESPONSE_MS;
     const ears = this.#ears[role];
     const heard = this.#segments.findLast((s) => s.role === other(role));
     const heardOut = !heard || ears.utterances > heard.earsAtStart;

@@ -3,8 +3,15 @@
 // partial chunk follows its audio on the real-time clock), and bursts start on the grid.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
-import { AudioTimeline, CHUNK_SAMPLES, GRID_MS, RELAY_SAMPLE_RATE } from './audio-timeline.js';
-import type { RelayClock } from './audio-timeline.js';
+import {
+  AudioTimeline,
+  CHUNK_SAMPLES,
+  GRID_MS,
+  RELAY_SAMPLE_RATE,
+  SILENCE_CHUNK,
+} from './audio-timeline.js';
+import type { AudioTimelineOptions, RelayClock } from './audio-timeline.js';
+import type { StepFilter } from './step-filter.js';
 import type { BotRole } from './types.js';
 
 const GRID_CHUNKS = (GRID_MS * RELAY_SAMPLE_RATE) / 1000 / CHUNK_SAMPLES;
@@ -25,12 +32,13 @@ function speech(ms: number): AudioFrameValue {
 }
 
 /** A timeline on `clock`, started at 0, and the chunks of the agent's segments it reported sent. */
-function timeline(clock: RelayClock) {
+function timeline(clock: RelayClock, more: Partial<AudioTimelineOptions> = {}) {
   const sent: number[] = [];
   const drained: number[] = [];
   const line = new AudioTimeline({
     clock,
     tailMs: 1600,
+    ...more,
     send: () => undefined,
     listener: {
       arrived: () => undefined,
@@ -147,4 +155,62 @@ describe('AudioTimeline', () => {
       line.stop();
     },
   );
+
+  /** A filter that keeps the timeline going (a bot's ears on hold) until chunk `until`. */
+  const holding = (until: number): StepFilter => ({
+    step: (_p, user, agent) => ({
+      toAgent: user?.pcm ?? SILENCE_CHUNK,
+      toUser: agent?.pcm ?? SILENCE_CHUNK,
+      agentRecord: agent?.pcm ?? SILENCE_CHUNK,
+    }),
+    mayStep: () => true,
+    mayStart: () => true,
+    busy: (position) => position < until * CHUNK_SAMPLES,
+  });
+
+  it('fast at real-time pace: speech lands where it lands at full speed, never ahead of real time', async () => {
+    /** The agent answers `afterMs` of wall time in; where its speech went, and the wall time then. */
+    async function answer(pace: 'free' | 'realtime', afterMs: number) {
+      const { line, sent } = timeline('fast', { pace, filter: holding(70) });
+      await vi.advanceTimersByTimeAsync(afterMs);
+      const early = line.position;
+      line.startSegment('agent', 0);
+      line.audio('agent', speech(500));
+      line.endSegment('agent');
+      await vi.advanceTimersByTimeAsync(5000);
+      line.stop();
+      return { sent, early, wall: performance.now() };
+    }
+    // At full speed the timeline is held to chunk 70 before the answer comes; at real-time
+    // pace the answer comes 100 ms in, with the timeline a few chunks along.
+    const full = await answer('free', 100);
+    const paced = await answer('realtime', 100);
+    expect(full.early).toBe(Math.ceil(70 / GRID_CHUNKS) * GRID_CHUNKS * CHUNK_SAMPLES);
+    expect(paced.early).toBeLessThanOrEqual((100 / 16 + 3) * CHUNK_SAMPLES);
+    expect(paced.sent).toEqual(full.sent);
+    expect(paced.sent[0]).toBe(Math.ceil(70 / GRID_CHUNKS) * GRID_CHUNKS);
+    // An answer after the hold: the same place again.
+    expect((await answer('realtime', 3000)).sent).toEqual(full.sent);
+  });
+
+  it('fast at real-time pace: a step is never taken before its time, a wait is not made up for', async () => {
+    const { line } = timeline('fast', { pace: 'realtime' });
+    line.startSegment('agent', 0);
+    line.audio('agent', speech(1000));
+    const start = performance.now();
+    for (let ms = 100; ms <= 800; ms += 100) {
+      await vi.advanceTimersByTimeAsync(100);
+      const audioMs = (line.position * 1000) / RELAY_SAMPLE_RATE;
+      expect(audioMs).toBeLessThanOrEqual(performance.now() - start + 2 * 16);
+      expect(audioMs).toBeGreaterThanOrEqual(performance.now() - start - 2 * 16);
+    }
+    // The bot is slow with the rest: the timeline waits, then goes on at real-time pace.
+    await vi.advanceTimersByTimeAsync(10_000);
+    const held = line.position;
+    line.audio('agent', speech(1000));
+    line.endSegment('agent');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(((line.position - held) * 1000) / RELAY_SAMPLE_RATE).toBeLessThanOrEqual(200 + 16);
+    line.stop();
+  });
 });

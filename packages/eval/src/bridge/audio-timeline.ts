@@ -79,7 +79,17 @@ export interface AudioTimelineOptions {
    * (or all of it is), so a cut that far ahead finds the same speech on every run. @default 1
    */
   lookaheadChunks?: number;
+  /**
+   * Fast clock: `realtime` takes the fast clock's steps no faster than real time (the real-time
+   * clock of a full-duplex run). Audio time still stands while the timeline waits for a bot, and
+   * a bot's speech that arrives before the timeline, without it, would have stopped to wait for
+   * it waits until then: the timeline lands where it lands at full speed. @default 'free'
+   */
+  pace?: 'free' | 'realtime';
 }
+
+/** Real-time pace: steps overdue by at most this much are taken at once (timer jitter), ms. */
+const PACE_CATCH_UP_MS = 2 * CHUNK_MS;
 
 /** The two directions of relayed audio and the clock that steps them. */
 export class AudioTimeline {
@@ -93,6 +103,10 @@ export class AudioTimeline {
   #scheduled = false;
   /** No speech goes out before this position (the lead-in). */
   #holdUntil = 0;
+  /** Real-time pace: wall time (performance.now) the next step is due. */
+  #nextDue = 0;
+  /** Real-time pace: the timeline stood waiting (the time it stood is not made up for). */
+  #paceIdle = true;
 
   constructor(options: AudioTimelineOptions) {
     this.#options = options;
@@ -330,11 +344,23 @@ export class AudioTimeline {
     this.#timer = undefined;
     let n = 0;
     while (n < SLICE && this.#canStepFast()) {
+      const wait = this.#paceWait();
+      if (wait > 0) {
+        this.#timer = setTimeout(() => {
+          this.#timer = undefined;
+          this.#fastSteps();
+        }, wait);
+        return;
+      }
       this.#step();
       n++;
     }
-    if (n === SLICE) this.#kick();
-    else if (this.#streams.agent.starved || this.#streams.user.starved)
+    if (n === SLICE) {
+      this.#kick();
+      return;
+    }
+    this.#paceIdle = true;
+    if (this.#streams.agent.starved || this.#streams.user.starved)
       this.#armStall(this.#options.stallMs ?? 120_000);
   }
 
@@ -353,13 +379,38 @@ export class AudioTimeline {
     }, ms);
   }
 
-  #canStepFast(): boolean {
+  /**
+   * Real-time pace: ms until the next step is due (0: take it now, and the one after is due a
+   * chunk later). A step a timer took late is made up for (up to {@link PACE_CATCH_UP_MS}); time
+   * the timeline stood waiting is not.
+   */
+  #paceWait(): number {
+    if (this.#options.pace !== 'realtime') return 0;
+    const now = performance.now();
+    if (this.#paceIdle) {
+      this.#paceIdle = false;
+      this.#nextDue = Math.max(this.#nextDue, now);
+    }
+    if (this.#nextDue > now) return Math.max(1, Math.ceil(this.#nextDue - now));
+    this.#nextDue = Math.max(this.#nextDue, now - PACE_CATCH_UP_MS) + CHUNK_MS;
+    return 0;
+  }
+
+  /** May the timeline step (fast clock)? `without`: as if that bot had no speech queued. */
+  #canStepFast(without?: BotRole): boolean {
     const { agent, user } = this.#streams;
     if (agent.starved || user.starved) return false;
     const filter = this.#options.filter;
-    const queued = { agent: agent.chunks.length > 0, user: user.chunks.length > 0 };
+    const queued = {
+      agent: agent.chunks.length > 0 && without !== 'agent',
+      user: user.chunks.length > 0 && without !== 'user',
+    };
     if (filter && !filter.mayStep(this.#position, queued)) return false;
-    const owing = [agent, user].some((s) => s.owed > 0 || s.tailDue !== undefined);
+    // The silence a stream owes after its speech gives way to its next speech: not counted
+    // for the stream whose speech is set aside.
+    const owing = [agent, user].some(
+      (s) => s.source !== without && (s.owed > 0 || s.tailDue !== undefined),
+    );
     if (queued.agent || queued.user || owing || filter?.busy(this.#position)) return true;
     // Nothing to send: stop on the grid, where the next burst will start.
     return !this.#onGrid(this.#position);
@@ -422,7 +473,9 @@ export class AudioTimeline {
       // Fast clock: an answer starts once the other side's speech has had its silence.
       const waiting =
         (fast && this.#streams[stream.source === 'agent' ? 'user' : 'agent'].owed > 0) ||
-        this.#options.filter?.mayStart(stream.source, position) === false;
+        this.#options.filter?.mayStart(stream.source, position) === false ||
+        // At real-time pace, speech that came early waits for where full speed would find it.
+        (this.#options.pace === 'realtime' && this.#canStepFast(stream.source));
       if (!buffered || waiting || !this.#onGrid(position)) return undefined;
       stream.bursting = true;
       stream.underflows = 0;

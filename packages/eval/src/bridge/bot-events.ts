@@ -64,6 +64,8 @@ export type BotEvent =
       speaking: boolean;
       /** The bot took a turn and waits for its reply to start. */
       waiting: boolean;
+      /** Waiting: where the bot holds its reports until the reply starts (samples at `sampleRate`). */
+      turnAt?: number;
     };
 
 /** The handler of each event kind a consumer cares about. */
@@ -120,6 +122,9 @@ const SERVER_MESSAGES = new Map<string, (data: JsonObject) => BotEvent | undefin
         sampleRate: typeof rate === 'number' && rate > 0 ? rate : 16_000,
         speaking: data['speaking'] === true,
         waiting: data['waiting'] === true,
+        ...(typeof data['turn_at'] === 'number' && Number.isFinite(data['turn_at'])
+          ? { turnAt: data['turn_at'] }
+          : {}),
       };
     },
   ],

@@ -55,6 +55,8 @@ export class Duplex {
       log: (line: string) => void;
       tailMs: number;
       awaitingFinal: (role: BotRole) => boolean;
+      /** The timeline runs at real-time pace (behind the bots). */
+      realtime?: boolean;
     },
   ) {
     this.lockstep = new Lockstep({
@@ -62,6 +64,7 @@ export class Duplex {
       bot: parts.bot,
       log: parts.log,
       awaitingFinal: parts.awaitingFinal,
+      ...(parts.realtime ? { holdTurns: true } : {}),
       ...(options.windowChunks !== undefined ? { windowChunks: options.windowChunks } : {}),
     });
     this.line = options.caller
@@ -85,7 +88,7 @@ export class Duplex {
               agentRecord: agent?.pcm ?? SILENCE_CHUNK,
             },
       mayStep: (position, queued) =>
-        this.lockstep.mayStep(position) && (line?.mayStep(position, queued) ?? true),
+        this.lockstep.mayStep(position, queued) && (line?.mayStep(position, queued) ?? true),
       mayStart: (source, position) => line?.mayStart(source, position) ?? true,
       busy: (position) => (line?.busy() ?? false) || this.lockstep.busy(position),
     };

@@ -27,13 +27,19 @@ export const LOCKSTEP_WINDOW_CHUNKS = 20;
 const EARS_TIMEOUT_MS = 20_000;
 
 export interface LockstepOptions {
-  timeline: () => AudioTimeline;
-  bot: (role: BotRole) => BotConnection;
+  timeline: () => Pick<AudioTimeline, 'poke' | 'cut'>;
+  bot: (role: BotRole) => Pick<BotConnection, 'request'>;
   log: (line: string) => void;
   /** Does `role` wait for the final transcript of an utterance it heard? */
   awaitingFinal: (role: BotRole) => boolean;
   /** @default LOCKSTEP_WINDOW_CHUNKS */
   windowChunks?: number;
+  /**
+   * The timeline runs behind the bots (real-time pace): a bot that took a turn keeps the place
+   * it reported then until its reply plays, although its ears report on once the reply has
+   * started, so the timeline stops for the reply where it would stop at full speed.
+   */
+  holdTurns?: boolean;
 }
 
 /** The relay's side of the lockstep. */
@@ -52,6 +58,10 @@ export class Lockstep {
   readonly #quietAt: Partial<Record<BotRole, number>> = {};
   readonly #reportedAt: Record<BotRole, number> = { agent: 0, user: 0 };
   readonly #replies: Record<BotRole, number> = { agent: 0, user: 0 };
+  /** `holdTurns`: where the bot took the turn whose reply has not played yet. */
+  readonly #turnAt: Partial<Record<BotRole, number>> = {};
+  /** `holdTurns`: the reply to that turn has started (the bot's reports have moved on). */
+  readonly #replying: Record<BotRole, boolean> = { agent: false, user: false };
   #timer: ReturnType<typeof setTimeout> | undefined;
   #gaveUp = false;
   /** The conversation is over: the timeline stops here. */
@@ -68,10 +78,23 @@ export class Lockstep {
   /** `role` has heard `samples` of its input at `sampleRate`, with every decision taken. */
   heard(
     role: BotRole,
-    report: { samples: number; sampleRate: number; speaking: boolean; waiting: boolean },
+    report: {
+      samples: number;
+      sampleRate: number;
+      speaking: boolean;
+      waiting: boolean;
+      turnAt?: number;
+    },
   ): void {
-    const at = Math.round((report.samples * RELAY_SAMPLE_RATE) / report.sampleRate);
+    const relay = (samples: number) =>
+      Math.round((samples * RELAY_SAMPLE_RATE) / report.sampleRate);
+    const at = relay(report.samples);
     this.#heard[role] = at;
+    if (this.#options.holdTurns) {
+      if (report.waiting) this.#turnAt[role] = relay(report.turnAt ?? report.samples);
+      // A turn that ended without a reply holds nothing.
+      else if (!this.#replying[role]) delete this.#turnAt[role];
+    }
     if (this.#hearing[role] && !report.speaking) this.#quietAt[role] = at;
     this.#hearing[role] = report.speaking;
     this.#waiting[role] = report.waiting;
@@ -89,6 +112,8 @@ export class Lockstep {
     if (this.#stopAt !== undefined) return position < this.#stopAt;
     for (const role of ['agent', 'user'] as const) {
       if (this.#hearing[role] || this.#options.awaitingFinal(role)) return true;
+      const turnAt = this.#turnAt[role];
+      if (turnAt !== undefined && position < turnAt + this.#window) return true;
       if (this.#waiting[role] && position < this.#heard[role] + this.#window) return true;
       const quiet = this.#quietAt[role];
       if (quiet === undefined) continue;
@@ -98,11 +123,16 @@ export class Lockstep {
     return false;
   }
 
-  /** May the timeline take the step at `position`? Not a window past either bot's ears. */
-  mayStep(position: number): boolean {
+  /**
+   * May the timeline take the step at `position`? Not a window past either bot's ears (for a bot
+   * whose turn is held, its place then, unless its reply is `queued`).
+   */
+  mayStep(position: number, queued?: Record<BotRole, boolean>): boolean {
     if (this.#stopAt !== undefined && position >= this.#stopAt) return false;
     for (const role of ['agent', 'user'] as const) {
-      if (position < this.#heard[role] + this.#window) continue;
+      const turnAt = queued?.[role] ? undefined : this.#turnAt[role];
+      const heard = turnAt === undefined ? this.#heard[role] : Math.min(turnAt, this.#heard[role]);
+      if (position < heard + this.#window) continue;
       if (performance.now() - this.#reportedAt[role] < EARS_TIMEOUT_MS) {
         this.#wake();
         return false;
@@ -120,6 +150,7 @@ export class Lockstep {
    * position it reported: where it is cut.
    */
   interrupted(role: BotRole, through: number): number {
+    this.#endTurn(role);
     const at = this.#heard[role] + this.#window;
     this.#options.timeline().cut(role, at, through);
     return at;
@@ -127,11 +158,13 @@ export class Lockstep {
 
   /** `role` started a reply (`bot-started-speaking`): its number, as the bot counts them. */
   replyStarted(role: BotRole): number {
+    if (this.#turnAt[role] !== undefined) this.#replying[role] = true;
     return ++this.#replies[role];
   }
 
   /** Reply `reply` of `role` started playing at `position`: tell the bot. */
   playing(role: BotRole, reply: number, position: number): void {
+    this.#endTurn(role);
     this.#options
       .bot(role)
       .request('audio-playback', { reply, start: position })
@@ -144,6 +177,12 @@ export class Lockstep {
   settle(stopAt: number): void {
     this.#stopAt = stopAt;
     this.#options.timeline().poke();
+  }
+
+  /** The held turn of `role` (if any) is answered or given up. */
+  #endTurn(role: BotRole): void {
+    delete this.#turnAt[role];
+    this.#replying[role] = false;
   }
 
   dispose(): void {

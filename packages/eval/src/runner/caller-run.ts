@@ -82,7 +82,11 @@ export function checkCallerOptions(options: EvaluationOptions): void {
     throw new Error('--shard runs one preset at a time: give one --speech-complexity');
 }
 
-/** The local bots' voices in full duplex: both report what they hear; the agent's strategy. */
+/**
+ * The local bots' voices in full duplex: both report what they hear and leave the pacing of
+ * their speech to the relay (on the real-time clock too: its timeline keeps the lockstep at
+ * real-time pace); the agent's strategy.
+ */
 export function duplexVoices(
   voices: Record<'agent' | 'user', VoiceOptions>,
   options: EvaluationOptions,
@@ -91,9 +95,13 @@ export function duplexVoices(
     options.interruption === undefined
       ? undefined
       : parseInterruptionStrategy(options.interruption);
+  const duplex = (voice: VoiceOptions): VoiceOptions => {
+    const { outputLeadMs: _lead, ...rest } = voice;
+    return { ...rest, pacing: 'fast', reportHeard: true };
+  };
   return {
-    agent: { ...voices.agent, reportHeard: true, ...(interruption ? { interruption } : {}) },
-    user: { ...voices.user, reportHeard: true },
+    agent: { ...duplex(voices.agent), ...(interruption ? { interruption } : {}) },
+    user: duplex(voices.user),
   };
 }
 

@@ -1,0 +1,72 @@
+// The lockstep's held turns (`holdTurns`, the real-time clock's relay): a bot that took a turn
+// keeps the place it reported for it until its reply plays, although its ears report on once
+// the reply has started; a turn given up without a reply holds nothing.
+import { describe, expect, it } from 'vitest';
+import { CHUNK_SAMPLES } from './audio-timeline.js';
+import { Lockstep } from './lockstep.js';
+
+const WINDOW = 20 * CHUNK_SAMPLES;
+const none = { agent: false, user: false };
+const queuedAgent = { agent: true, user: false };
+
+function lockstep(holdTurns: boolean) {
+  const timeline = { poke: () => undefined, cut: () => undefined };
+  const step = new Lockstep({
+    timeline: () => timeline,
+    // Playback marks are not looked at here: the bot never answers them.
+    bot: () => ({ request: () => new Promise<never>(() => undefined) }),
+    log: () => undefined,
+    awaitingFinal: () => false,
+    holdTurns,
+  });
+  // Both bots have heard 10,000 samples; the agent takes a turn held at 20,000.
+  for (const role of ['agent', 'user'] as const)
+    step.heard(role, { samples: 10_000, sampleRate: 16_000, speaking: false, waiting: false });
+  step.heard('agent', {
+    samples: 10_000,
+    sampleRate: 16_000,
+    speaking: false,
+    waiting: true,
+    turnAt: 20_000,
+  });
+  return step;
+}
+
+/** The bots' ears move on to `samples` (the agent's reply has started, or not). */
+function moveOn(step: Lockstep, samples: number) {
+  for (const role of ['agent', 'user'] as const)
+    step.heard(role, { samples, sampleRate: 16_000, speaking: false, waiting: false });
+}
+
+describe('Lockstep with held turns', () => {
+  it('goes on to the held place and a window past it, where the reply finds it', () => {
+    const step = lockstep(true);
+    expect(step.busy(20_000 + WINDOW - 1)).toBe(true);
+    expect(step.busy(20_000 + WINDOW)).toBe(false);
+    // The reply started; the ears report on; without the reply queued, the place holds.
+    step.replyStarted('agent');
+    moveOn(step, 30_000);
+    expect(step.mayStep(20_000 + WINDOW - 1, none)).toBe(true);
+    expect(step.mayStep(20_000 + WINDOW, none)).toBe(false);
+    expect(step.mayStep(20_000 + WINDOW, queuedAgent)).toBe(true);
+    // Once the reply plays, the ears' reports count again.
+    step.playing('agent', 1, 20_000 + WINDOW);
+    expect(step.mayStep(30_000 + WINDOW - 1, none)).toBe(true);
+    expect(step.busy(20_000)).toBe(false);
+  });
+
+  it('lets go of a turn that ended without a reply', () => {
+    const step = lockstep(true);
+    moveOn(step, 30_000);
+    expect(step.mayStep(30_000 + WINDOW - 1, none)).toBe(true);
+    expect(step.busy(20_000)).toBe(false);
+  });
+
+  it('without held turns (full speed), the reports alone count', () => {
+    const step = lockstep(false);
+    step.replyStarted('agent');
+    moveOn(step, 30_000);
+    expect(step.mayStep(30_000 + WINDOW - 1, none)).toBe(true);
+    expect(step.busy(20_000)).toBe(false);
+  });
+});
