@@ -1,10 +1,14 @@
 // Phase 3 of bench/voice-fuzz.bench.mjs: a bystander's control requests, one at a time, while
 // one session floods 10 minutes of audio at once in 512-byte frames and another 10 minutes in
-// frames of the server's largest message; the bystander's latencies are kept by stage.
+// frames of the server's largest message; the bystander (on its own thread:
+// voice-fuzz-bystander.mjs) has its latencies kept by stage.
 import { setImmediate } from 'node:timers';
+import { Worker } from 'node:worker_threads';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '@scenaro/agent';
-import { BYTES_PER_SECOND, Connection, flood, nextRequestId, sleep } from './voice-fuzz-client.mjs';
-import { audioFrame, controlRequest, pcm } from './voice-fuzz-input.mjs';
+import { BYTES_PER_SECOND, Connection, flood, sleep, stats } from './voice-fuzz-client.mjs';
+import { audioFrame, pcm } from './voice-fuzz-input.mjs';
+
+const now = () => performance.timeOrigin + performance.now();
 
 /** Audio bytes of the largest audio frame the server takes (the frame within the message limit). */
 function largestAudioBytes() {
@@ -18,11 +22,23 @@ function largestAudioBytes() {
  * `end()` gives what the server did during it.
  */
 export async function floodPhase(url, stageMark) {
-  const bystanderLatencies = [];
-  const bystander = new Connection(url, bystanderLatencies);
-  await bystander.open();
-  bystander.handshake();
-  await bystander.settle();
+  const worker = new Worker(new URL('./voice-fuzz-bystander.mjs', import.meta.url), {
+    workerData: { url },
+  });
+  /** Each answer to the bystander: when its request was sent, how long the answer took. */
+  const answers = [];
+  let connected;
+  const ready = new Promise((resolve) => (connected = resolve));
+  const done = new Promise((resolve, reject) => {
+    worker.on('message', (message) => {
+      if (message.ready) connected();
+      else if (message.done) resolve(message);
+      else answers.push(message);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the bystander thread exited (${code})`)));
+  });
+  await Promise.race([ready, done]);
   const small = new Connection(url);
   const large = new Connection(url);
   for (const conn of [small, large]) {
@@ -30,28 +46,18 @@ export async function floodPhase(url, stageMark) {
     conn.handshake();
     await conn.settle();
   }
-  let running = true;
-  /** The bystander's latencies by what the floods were doing. */
-  const stages = { before: [], small: [], large: [], after: [] };
+  /** When each stage began (the bystander's latencies are sorted into stages by send time). */
+  const starts = [];
   const load = {};
-  let stage = 'before';
-  const asking = (async () => {
-    while (running && !bystander.closed) {
-      const id = `b${nextRequestId()}`;
-      const answers = bystanderLatencies.length;
-      bystander.request(controlRequest(id), id);
-      await bystander.settle();
-      if (bystanderLatencies.length > answers) stages[stage].push(bystanderLatencies.at(-1));
-      await sleep(20);
-    }
-  })();
+  const begin = (name) => starts.push([name, now()]);
   // A baseline: the same requests for 3 s before any flood.
+  begin('before');
   let mark = await stageMark();
   await sleep(3000);
   load.before = await mark.end();
   const result = { small_frames: 0, large_frames: 0, large_frame_bytes: largestAudioBytes() };
   // 10 minutes of audio at once in 16 ms frames.
-  stage = 'small';
+  begin('small');
   mark = await stageMark();
   const t0 = performance.now();
   await flood(small, 600, () => result.small_frames++);
@@ -60,7 +66,7 @@ export async function floodPhase(url, stageMark) {
   load.small = await mark.end();
   // 10 minutes of audio in frames of the largest message.
   const big = audioFrame(pcm(result.large_frame_bytes));
-  stage = 'large';
+  begin('large');
   mark = await stageMark();
   const t1 = performance.now();
   for (let sentBytes = 0; sentBytes < 600 * BYTES_PER_SECOND && !large.closed;) {
@@ -75,13 +81,24 @@ export async function floodPhase(url, stageMark) {
   result.large_closed = large.closed;
   load.large = await mark.end();
   // The server works off the queues (10 s each at most) while the bystander goes on.
-  stage = 'after';
+  begin('after');
   mark = await stageMark();
   await sleep(5000);
   load.after = await mark.end();
-  running = false;
-  await asking;
-  await bystander.leave('disconnect-bot');
+  begin('end');
+  worker.postMessage('stop');
+  const bystanderStats = await done;
+  await worker.terminate();
+  stats.answered += bystanderStats.answered;
+  stats.late.push(...bystanderStats.late);
+  stats.lateIds.push(...bystanderStats.lateIds);
+  for (const [kind, count] of Object.entries(bystanderStats.errors)) stats.errors[kind] += count;
+  /** The bystander's latencies by what the floods were doing. */
+  const stages = { before: [], small: [], large: [], after: [] };
+  for (const { at, ms } of answers) {
+    const stage = starts.findLast(([, start]) => start <= at)?.[0];
+    if (stage in stages) stages[stage].push(ms);
+  }
   await small.leave('disconnect-bot');
   await large.leave('disconnect-bot');
   for (const list of Object.values(stages)) list.sort((a, b) => a - b);

@@ -9,6 +9,7 @@
 //   <- 'stage'   ->         {cpu_ms, loop_p99_ms, loop_max_ms} since the last 'stage'
 //   <- 'close'              close the server and exit
 // Usage: node --expose-gc bench/lib/voice-fuzz-server.mjs '{"max": 4, "tts": true}'
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { BotServer, createLogger, silentLogger } from '@scenaro/agent';
@@ -54,13 +55,33 @@ const rss = () => {
 };
 let peak = 0;
 setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100).unref();
+/** Resident bytes by kind of mapping (/proc/self/smaps): the brk heap, anonymous, files. */
+function residentByKind() {
+  const kinds = { brk: 0, anon: 0, file: 0 };
+  let kind = 'anon';
+  try {
+    for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+      const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (mapping) {
+        const name = mapping[1];
+        kind = name === '[heap]' ? 'brk' : name === '' || name.startsWith('[') ? 'anon' : 'file';
+      } else if (line.startsWith('Rss:')) kinds[kind] += Number(line.split(/\s+/)[1]) * 1024;
+    }
+  } catch {
+    // not Linux: left at zero
+  }
+  return kinds;
+}
 const report = () => {
   const after = rss();
-  const { heapUsed, external } = process.memoryUsage();
+  const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   return {
     rss: after,
     peak,
     heap: heapUsed,
+    heap_total: heapTotal,
+    array_buffers: arrayBuffers,
+    resident: residentByKind(),
     external,
     sessions: server.sessionCount,
     detached: server.detachedSessionCount,
