@@ -27,6 +27,7 @@ import type { TurnRelay } from './relay.js';
 import { Duplex, heardSentences } from './duplex.js';
 import type { DuplexOptions } from './duplex.js';
 import type { Ears, OpenSegment, Waiter } from './relay-parts.js';
+import { byStart } from './types.js';
 import type { AudioRecord, BotRole, BotTurn, SpeechSegment, StopReason } from './types.js';
 
 export interface AudioRelayOptions {
@@ -300,6 +301,9 @@ export class AudioRelay implements TurnRelay {
         ? { callerEvents: this.#duplex.events(), toolCalls: [...this.#duplex.toolCalls] }
         : {}),
     };
+    // Full duplex: segments as they began (two that began together: the agent's first), not as
+    // their bots happened to announce them.
+    if (this.#duplex) record.segments.sort(byStart);
     return this.#duplex?.clip(record) ?? record;
   }
 

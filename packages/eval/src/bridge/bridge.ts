@@ -25,6 +25,7 @@ import { setUpScenario } from './scenario-setup.js';
 import { StopRules } from './stop-rules.js';
 import { ShadowSync } from './sync.js';
 import { addTokenUsage, emptyTokenUsage } from './token-usage.js';
+import { byStart } from './types.js';
 import type { BotRole, BridgeFailure, ScenarioRun } from './types.js';
 import { errorMessage } from '@scenaro/sdk/util';
 
@@ -205,7 +206,7 @@ class Bridge {
       await this.#audio?.settle(undefined, Math.max(0, ...this.#run.turns.map((t) => t.end)));
       this.#audio?.dispose();
       // Full duplex: turns that overlapped were recorded as they ended; list them as they began.
-      if (this.#options.audio?.duplex) this.#run.turns.sort((a, b) => a.start - b.start);
+      if (this.#options.audio?.duplex) this.#run.turns.sort(byStart);
       await this.#pull();
     } catch (err) {
       this.#fail(err);

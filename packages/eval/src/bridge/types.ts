@@ -33,6 +33,14 @@ export interface TurnTiming {
   latencyMs?: number;
 }
 
+/**
+ * Order of things that lie on the timeline, as they began; two that began together: the
+ * agent's first.
+ */
+export function byStart(a: { start: number; role: BotRole }, b: { start: number; role: BotRole }) {
+  return a.start - b.start || (a.role === b.role ? 0 : a.role === 'agent' ? -1 : 1);
+}
+
 /** One finished turn of the conversation, as recorded. */
 export interface Turn {
   /** Seconds since the conversation started. */
