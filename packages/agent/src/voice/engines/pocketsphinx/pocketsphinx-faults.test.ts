@@ -4,10 +4,15 @@
  * floods output while many finals wait, one that reads slowly, one that
  * crashes, one that never loads, one that stamps its words late.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  alive,
+  STAND_IN_READY as READY,
+  writeStandInRecognizer,
+} from '../../../test-support/stand-in-recognizer.js';
 import { silencePcm16 } from '../../audio/pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 import { PocketsphinxSession } from './pocketsphinx-session.js';
@@ -15,22 +20,10 @@ import { createPocketsphinxSpeechToText } from './pocketsphinx-stt.js';
 import type { PocketsphinxOptions } from './pocketsphinx-stt.js';
 import type { SttSession } from '../../stt.js';
 
-const READY =
-  'echo "INFO: continuous.c(307): /usr/bin/pocketsphinx_continuous COMPILED ON: test" >&2';
 /** 16 ms of the stream, as the browser sends it. */
 const FRAME = silencePcm16(256);
 /** Timing on a loaded machine: processes start and exit late. */
 const patient = { timeout: 15_000 };
-
-/** True while process `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,12 +46,8 @@ describe('PocketSphinx adapter faults', () => {
   });
 
   /** A stand-in recognizer running `lines` (a shell script). */
-  async function recognizer(name: string, lines: string[]): Promise<string> {
-    const path = join(dir, name);
-    await writeFile(path, ['#!/bin/sh', ...lines, ''].join('\n'));
-    await chmod(path, 0o755);
-    return path;
-  }
+  const recognizer = (name: string, lines: string[]): Promise<string> =>
+    writeStandInRecognizer(join(dir, name), lines);
 
   /** The engine with the stand-in `binary` (the model options only have to name readable files). */
   function engine(binary: string, options: PocketsphinxOptions = {}) {
