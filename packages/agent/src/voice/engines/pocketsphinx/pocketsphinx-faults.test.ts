@@ -41,7 +41,10 @@ describe('PocketSphinx adapter faults', () => {
     dir = await mkdtemp(join(tmpdir(), 'scenaro-ps-faults-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
-  afterEach(() => {
+  /** What the test opened (engines, sessions), closed after it: the last opened first. */
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const closable of opened.splice(0).reverse()) await closable.close();
     vi.restoreAllMocks();
   });
 
@@ -49,9 +52,12 @@ describe('PocketSphinx adapter faults', () => {
   const recognizer = (name: string, lines: string[]): Promise<string> =>
     writeStandInRecognizer(join(dir, name), lines);
 
-  /** The engine with the stand-in `binary` (the model options only have to name readable files). */
-  function engine(binary: string, options: PocketsphinxOptions = {}) {
-    return createPocketsphinxSpeechToText({
+  /**
+   * A session of the engine with the stand-in `binary` (the model options only have to name
+   * readable files); the session and the engine are closed after the test.
+   */
+  async function open(binary: string, options: PocketsphinxOptions = {}): Promise<SttSession> {
+    const stt = createPocketsphinxSpeechToText({
       binary,
       hmm: dir,
       lm: binary,
@@ -59,6 +65,10 @@ describe('PocketSphinx adapter faults', () => {
       poolSize: 0,
       ...options,
     });
+    opened.push(stt);
+    const session = await stt.openSession();
+    opened.push(session);
+    return session;
   }
 
   /**
@@ -85,8 +95,7 @@ describe('PocketSphinx adapter faults', () => {
       `i=0; while [ $i -lt ${lines} ]; do echo "INFO: ngram_search.c(874): bestpath" >&2; echo "noise"; i=$((i + 1)); done`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary, { finalTimeoutMs: 400 });
-    const session = await stt.openSession();
+    const session = await open(binary, { finalTimeoutMs: 400 });
     const reads = vi.spyOn(RecognizerProcess.prototype, 'cpuTicks');
     // 100 finals the recognizer never reaches, waiting while it prints 2000 lines.
     const finals = [];
@@ -101,8 +110,6 @@ describe('PocketSphinx adapter faults', () => {
     // the flood over seconds adds one per timeout), where re-arming every final on every line
     // read it 200,000 times.
     expect(reads.mock.calls.length).toBeLessThan(200);
-    await session.close();
-    await stt.close();
   });
 
   it('keeps a final waiting while the recognizer decodes silently, and gives it once it stops', async () => {
@@ -115,8 +122,7 @@ describe('PocketSphinx adapter faults', () => {
       `touch ${done}`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary, { finalTimeoutMs: 300 });
-    const session = await stt.openSession();
+    const session = await open(binary, { finalTimeoutMs: 300 });
     session.startUtterance(16_000);
     const final = session.endUtterance(32_000);
     await own(session).write(silencePcm16(1600));
@@ -130,8 +136,6 @@ describe('PocketSphinx adapter faults', () => {
       ),
     ).toBe(true);
     expect(waited).toBeGreaterThan(300);
-    await session.close();
-    await stt.close();
   });
 
   it('holds back a writer while the recognizer does not read: what waits for it stays bounded', async () => {
@@ -141,8 +145,7 @@ describe('PocketSphinx adapter faults', () => {
       `while [ ! -f ${go} ]; do sleep 0.05; done`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary);
-    const session = own(await stt.openSession());
+    const session = own(await open(binary));
     const flood = 8 * 1024 * 1024;
     let accepted = 0;
     const writer = (async () => {
@@ -161,8 +164,6 @@ describe('PocketSphinx adapter faults', () => {
     await writeFile(go, '');
     await writer; // and once the recognizer reads, it all goes through
     expect(accepted).toBe(flood);
-    await session.close();
-    await stt.close();
   });
 
   it('replaces a recognizer that dies, a bounded number of times, reporting the give-up once', async () => {
@@ -174,8 +175,7 @@ describe('PocketSphinx adapter faults', () => {
       'echo "ERROR: acmod.c(83): model broken" >&2',
       'exit 1',
     ]);
-    const stt = engine(binary, { maxRestartsPerMinute: 2 });
-    const session = await stt.openSession();
+    const session = await open(binary, { maxRestartsPerMinute: 2 });
     const errors: unknown[] = [];
     session.startUtterance(0);
     const final = session.endUtterance(1600).catch((error: unknown) => errors.push(error));
@@ -197,16 +197,13 @@ describe('PocketSphinx adapter faults', () => {
     await final;
     session.startUtterance();
     await expect(session.endUtterance()).resolves.toMatchObject({ text: '' });
-    await session.close();
-    await stt.close();
   });
 
   it('kills a recognizer that never loads and reports it within the start timeout', async () => {
     const pidFile = join(dir, 'stuck-pid');
     const binary = await recognizer('stuck.sh', [`echo $$ > ${pidFile}`, 'exec sleep 60']);
-    const stt = engine(binary, { startTimeoutMs: 500, maxRestartsPerMinute: 0 });
     const started = performance.now();
-    const session = await stt.openSession();
+    const session = await open(binary, { startTimeoutMs: 500, maxRestartsPerMinute: 0 });
     const errors: unknown[] = [];
     session.startUtterance(0);
     const final = session.endUtterance(1600);
@@ -221,8 +218,6 @@ describe('PocketSphinx adapter faults', () => {
     await expect(final).resolves.toMatchObject({ text: '' });
     const pid = Number(await readFile(pidFile, 'utf8'));
     await expect.poll(() => alive(pid), patient).toBe(false);
-    await session.close();
-    await stt.close();
   });
 
   it('places a segment stamped later than the audio fed onto the utterance waiting for it', async () => {
@@ -236,15 +231,12 @@ describe('PocketSphinx adapter faults', () => {
       `printf '%s\\n' '${words.join(' ')}' '<s> 25.0 25.1 1.0' ${stamps.map((s) => `'${s}'`).join(' ')} '</s> 28.1 28.6 1.0'`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary, { finalTimeoutMs: 5000 });
-    const session = await stt.openSession();
+    const session = await open(binary, { finalTimeoutMs: 5000 });
     await own(session).write(silencePcm16(166_400));
     session.startUtterance(166_400);
     await own(session).write(silencePcm16(57_600));
     const final = session.endUtterance(224_000);
     await own(session).write(silencePcm16(16_000));
     await expect(final).resolves.toMatchObject({ text: words.join(' ') });
-    await session.close();
-    await stt.close();
   });
 });
