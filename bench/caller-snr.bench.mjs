@@ -14,29 +14,22 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runAudioEval, runMetrics } from './lib/audio-eval.mjs';
-import {
-  emitMeasured,
-  positiveInt,
-  printTable,
-  ratio,
-  scenarioArgs,
-  skipWithoutEvalData,
-  watchdog,
-} from './lib/common.mjs';
+import { runAudioEval, runMetrics, startAudioBench } from './lib/audio-eval.mjs';
+import { emitMeasured, positiveInt, printTable, ratio } from './lib/common.mjs';
 
-skipWithoutEvalData('caller-snr bench');
 const args = process.argv.slice(2);
 const concurrencyAt = args.indexOf('--concurrency');
-const concurrency = concurrencyAt >= 0 ? positiveInt(args[concurrencyAt + 1]) : 2;
 const rest = args.filter((_, i) => i !== concurrencyAt && i !== concurrencyAt + 1);
-const { count, levels } = scenarioArgs(rest, 10);
+const { count, levels } = startAudioBench('caller-snr bench', rest, {
+  defaultCount: 10,
+  seconds: 3600,
+});
+const concurrency = concurrencyAt >= 0 ? positiveInt(args[concurrencyAt + 1]) : 2;
 const snrs = levels.length > 0 ? levels.map(Number) : [20, 10, 5];
 if (snrs.some((s) => !Number.isFinite(s))) {
   console.error(`SNRs are numbers of dB, got ${levels.join(' ')}`);
   process.exit(2);
 }
-watchdog('caller-snr bench', 3600);
 
 const { audioAggregate } = await import('@scenaro/eval');
 

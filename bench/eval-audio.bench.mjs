@@ -16,23 +16,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runAudioEval, runMetrics } from './lib/audio-eval.mjs';
-import {
-  emitMeasured,
-  positiveInt,
-  printTable,
-  ratio,
-  scenarioArgs,
-  skipWithoutEvalData,
-  watchdog,
-} from './lib/common.mjs';
+import { runAudioEval, runMetrics, startAudioBench } from './lib/audio-eval.mjs';
+import { emitMeasured, positiveInt, printTable, ratio } from './lib/common.mjs';
 import { reapedChildrenMs, treeCpu } from './lib/proc-cpu.mjs';
 
-skipWithoutEvalData('eval-audio bench');
-const args = process.argv.slice(2);
-const { count, levels } = scenarioArgs(args, 4);
+const { count, levels } = startAudioBench('eval-audio bench', process.argv.slice(2), {
+  defaultCount: 4,
+  seconds: 2400,
+});
 const concurrencies = levels.length > 0 ? levels.map((a) => positiveInt(a)) : [1, 2, 4];
-watchdog('eval-audio bench', 2400);
 
 const DOMAIN = 'tau2_airline';
 const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);

@@ -1,11 +1,22 @@
-// One `scenaro eval --mode audio --audio-clock fast` run of the audio benches (eval-audio,
-// caller-snr): the CLI of this checkout in a child process, on the tau2 data beside the
+// The audio benches (eval-audio, caller-snr): their start, and one
+// `scenaro eval --mode audio --audio-clock fast` run: the CLI of this checkout in a child process, on the tau2 data beside the
 // repository, into a run folder of its own, with its log at `warn`; the metrics of the
 // scenarios it finished are read back from that folder.
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { evalDataRoot, repoRoot } from './common.mjs';
+import { evalDataRoot, repoRoot, scenarioArgs, skipWithoutEvalData, watchdog } from './common.mjs';
+
+/**
+ * The start of the audio bench `name`: without the tau2 data it is skipped (exit 0); a watchdog
+ * stops it after `seconds`; its arguments `[--scenarios N] [level...]` are read from `args` (see
+ * `scenarioArgs`, with `defaultCount` scenarios by default).
+ */
+export function startAudioBench(name, args, { defaultCount, seconds }) {
+  skipWithoutEvalData(name);
+  watchdog(name, seconds);
+  return scenarioArgs(args, defaultCount);
+}
 
 /**
  * Runs `scenarios` of `domain` at `concurrency` into `output/runId`, with `extraArgs` after the
