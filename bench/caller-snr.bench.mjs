@@ -11,34 +11,25 @@
 //
 // Defaults: 10 scenarios (`tau2_airline__0` ... `__9`), concurrency 2, SNRs 20 10 5 dB.
 // Each run is the CLI in a child process, into a temporary folder. Loopback only.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  emitMeasured,
-  evalDataRoot,
-  positiveInt,
-  printTable,
-  ratio,
-  repoRoot,
-  scenarioArgs,
-  skipWithoutEvalData,
-  watchdog,
-} from './lib/common.mjs';
+import { runAudioEval, runMetrics, startAudioBench } from './lib/audio-eval.mjs';
+import { emitMeasured, positiveInt, printTable, ratio } from './lib/common.mjs';
 
-skipWithoutEvalData('caller-snr bench');
 const args = process.argv.slice(2);
 const concurrencyAt = args.indexOf('--concurrency');
-const concurrency = concurrencyAt >= 0 ? positiveInt(args[concurrencyAt + 1]) : 2;
 const rest = args.filter((_, i) => i !== concurrencyAt && i !== concurrencyAt + 1);
-const { count, levels } = scenarioArgs(rest, 10);
+const { count, levels } = startAudioBench('caller-snr bench', rest, {
+  defaultCount: 10,
+  seconds: 3600,
+});
+const concurrency = concurrencyAt >= 0 ? positiveInt(args[concurrencyAt + 1]) : 2;
 const snrs = levels.length > 0 ? levels.map(Number) : [20, 10, 5];
 if (snrs.some((s) => !Number.isFinite(s))) {
   console.error(`SNRs are numbers of dB, got ${levels.join(' ')}`);
   process.exit(2);
 }
-watchdog('caller-snr bench', 3600);
 
 const { audioAggregate } = await import('@scenaro/eval');
 
@@ -67,38 +58,22 @@ function effectsFile(snr) {
 
 /** One `scenaro eval` run with the caller's line at `snr` (clean when undefined). */
 async function run(snr) {
-  const runId = snr === undefined ? 'clean' : `snr${snr}`;
-  const cli = path.join(repoRoot, 'packages/cli/bin/scenaro.js');
-  const cliArgs = [
-    ...['eval', '--mode', 'audio', '--audio-clock', 'fast', '--domain', DOMAIN],
-    ...['--data-root', evalDataRoot, '--output-dir', output, '--run-id', runId],
-    ...['--concurrency', String(concurrency), '--scenarios', scenarios.join(',')],
-    ...['--caller-effects', effectsFile(snr)],
-  ];
-  const start = performance.now();
-  const child = spawn(process.execPath, [cli, ...cliArgs], {
-    cwd: repoRoot,
-    env: { ...process.env, SCENARO_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const { wallSeconds, runDir } = await runAudioEval({
+    domain: DOMAIN,
+    scenarios,
+    concurrency,
+    output,
+    runId: snr === undefined ? 'clean' : `snr${snr}`,
+    extraArgs: ['--caller-effects', effectsFile(snr)],
+    okCodes: [0, 1],
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  const wall = (performance.now() - start) / 1000;
-  if (code !== 0 && code !== 1)
-    throw new Error(`scenaro eval exited with ${code}: ${stderr.slice(-2000)}`);
-  const runDir = path.join(output, runId);
-  const metrics = readdirSync(runDir, { withFileTypes: true })
-    .filter(
-      (e) => e.isDirectory() && e.name.startsWith(`${DOMAIN}__`) && !e.name.includes('.killed.'),
-    )
-    .map((e) => JSON.parse(readFileSync(path.join(runDir, e.name, 'metrics.json'), 'utf8')));
+  const metrics = runMetrics(runDir, `${DOMAIN}__`);
   return {
     snr: snr ?? null,
     scenarios: metrics.length,
     passed: metrics.filter((m) => m.is_successful === true).length,
     ...ear(audioAggregate(metrics)),
-    wall_seconds: wall,
+    wall_seconds: wallSeconds,
   };
 }
 

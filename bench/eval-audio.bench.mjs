@@ -13,28 +13,18 @@
 // Each row is the CLI in a child process (its own local bots, process start included), into a
 // temporary folder. CPU: the CLI and every process it started and reaped (this process's
 // cutime/cstime), the recognizers' share sampled from /proc every 200 ms. Loopback only.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  emitMeasured,
-  evalDataRoot,
-  positiveInt,
-  printTable,
-  ratio,
-  repoRoot,
-  scenarioArgs,
-  skipWithoutEvalData,
-  watchdog,
-} from './lib/common.mjs';
+import { runAudioEval, runMetrics, startAudioBench } from './lib/audio-eval.mjs';
+import { emitMeasured, positiveInt, printTable, ratio } from './lib/common.mjs';
 import { reapedChildrenMs, treeCpu } from './lib/proc-cpu.mjs';
 
-skipWithoutEvalData('eval-audio bench');
-const args = process.argv.slice(2);
-const { count, levels } = scenarioArgs(args, 4);
+const { count, levels } = startAudioBench('eval-audio bench', process.argv.slice(2), {
+  defaultCount: 4,
+  seconds: 2400,
+});
 const concurrencies = levels.length > 0 ? levels.map((a) => positiveInt(a)) : [1, 2, 4];
-watchdog('eval-audio bench', 2400);
 
 const DOMAIN = 'tau2_airline';
 const scenarios = Array.from({ length: count }, (_, i) => `${DOMAIN}__${i}`);
@@ -48,40 +38,27 @@ const load = () =>
 
 /** One `scenaro eval` run at `concurrency`. */
 async function run(concurrency) {
-  const runId = `c${concurrency}`;
-  const cli = path.join(repoRoot, 'packages/cli/bin/scenaro.js');
-  const cliArgs = [
-    ...['eval', '--mode', 'audio', '--audio-clock', 'fast', '--domain', DOMAIN],
-    ...['--data-root', evalDataRoot, '--output-dir', output, '--run-id', runId],
-    ...['--concurrency', String(concurrency)],
-    ...['--scenarios', scenarios.join(',')],
-  ];
   const loadBefore = load();
   const cpu0 = reapedChildrenMs();
-  const start = performance.now();
-  const child = spawn(process.execPath, [cli, ...cliArgs], {
-    cwd: repoRoot,
-    env: { ...process.env, SCENARO_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
   // The recognizers' CPU: the most each one was seen to have used.
   const recognizers = new Map();
-  const sample = setInterval(() => {
-    for (const [pid, { comm, ms }] of treeCpu(child.pid))
-      if (comm.startsWith('pocketsphinx')) recognizers.set(pid, ms);
-  }, 200);
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  clearInterval(sample);
-  const wall = (performance.now() - start) / 1000;
-  if (code !== 0) throw new Error(`scenaro eval exited with ${code}: ${stderr.slice(-2000)}`);
+  const { wallSeconds: wall, runDir } = await runAudioEval({
+    domain: DOMAIN,
+    scenarios,
+    concurrency,
+    output,
+    runId: `c${concurrency}`,
+    whileRunning: (child) => {
+      const sample = setInterval(() => {
+        for (const [pid, { comm, ms }] of treeCpu(child.pid))
+          if (comm.startsWith('pocketsphinx')) recognizers.set(pid, ms);
+      }, 200);
+      return () => clearInterval(sample);
+    },
+  });
   const cpuMs = reapedChildrenMs() - cpu0;
   const recognizerMs = [...recognizers.values()].reduce((a, b) => a + b, 0);
-  const runDir = path.join(output, runId);
-  const metrics = readdirSync(runDir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && !e.name.includes('.killed.'))
-    .map((e) => JSON.parse(readFileSync(path.join(runDir, e.name, 'metrics.json'), 'utf8')));
+  const metrics = runMetrics(runDir);
   const n = metrics.length;
   const audio = metrics.reduce((sum, m) => sum + (m.audio?.audio_seconds ?? 0), 0);
   const scenarioWall = metrics.map((m) => m.scenario_duration ?? 0);

@@ -48,25 +48,26 @@ function scenarios(dir) {
     }));
 }
 
-/** Numerator and denominator of a ratio figure summed over the panels. */
-function pooledRatio(panels, key) {
-  let num = 0;
-  let den = 0;
+/** The sums of the fields `a` and `b` of the figure `key` over the panels (0 where it is absent). */
+function pooled(panels, key, a, b) {
+  let sumA = 0;
+  let sumB = 0;
   for (const p of panels) {
-    num += p[key]?.numerator ?? 0;
-    den += p[key]?.denominator ?? 0;
+    sumA += p[key]?.[a] ?? 0;
+    sumB += p[key]?.[b] ?? 0;
   }
+  return [sumA, sumB];
+}
+
+/** A ratio figure pooled over the panels (numerator / denominator). */
+function pooledRatio(panels, key) {
+  const [num, den] = pooled(panels, key, 'numerator', 'denominator');
   return den > 0 ? `${(num / den).toFixed(3)} (${num}/${den})` : `n/a (0 events)`;
 }
 
 /** A mean figure pooled over the panels (total / count). */
 function pooledMean(panels, key) {
-  let total = 0;
-  let count = 0;
-  for (const p of panels) {
-    total += p[key]?.total ?? 0;
-    count += p[key]?.count ?? 0;
-  }
+  const [total, count] = pooled(panels, key, 'total', 'count');
   return count > 0 ? `${(total / count).toFixed(2)} s (n=${count})` : 'n/a';
 }
 

@@ -1,5 +1,17 @@
 /** The shoppers of the commerce domain (addresses, payment methods) and their order history. */
 
+/** An address in the US: id, label, two lines (the second may be null), city, state and zip. */
+const usAddress = (id, label, line1, line2, city, state, zip) => ({
+  id,
+  label,
+  line1,
+  line2,
+  city,
+  state,
+  zip,
+  country: 'US',
+});
+
 export const USERS = [
   {
     id: 'u_001',
@@ -7,26 +19,8 @@ export const USERS = [
     email: 'maya.chen@example.com',
     phone: '+1-206-555-0142',
     addresses: [
-      {
-        id: 'addr_001_home',
-        label: 'home',
-        line1: '1420 Pine Street',
-        line2: 'Apt 5B',
-        city: 'Seattle',
-        state: 'WA',
-        zip: '98101',
-        country: 'US',
-      },
-      {
-        id: 'addr_001_work',
-        label: 'work',
-        line1: '400 Westlake Ave N',
-        line2: 'Floor 3',
-        city: 'Seattle',
-        state: 'WA',
-        zip: '98109',
-        country: 'US',
-      },
+      usAddress('addr_001_home', 'home', '1420 Pine Street', 'Apt 5B', 'Seattle', 'WA', '98101'),
+      usAddress('addr_001_work', 'work', '400 Westlake Ave N', 'Floor 3', 'Seattle', 'WA', '98109'),
     ],
     payment_methods: [
       { id: 'card_001_visa', type: 'card', brand: 'visa', last4: '4242', expiry: '08/27' },
@@ -40,16 +34,7 @@ export const USERS = [
     email: 'james.okafor@example.com',
     phone: '+1-312-555-0177',
     addresses: [
-      {
-        id: 'addr_002_home',
-        label: 'home',
-        line1: '2211 N Halsted St',
-        line2: null,
-        city: 'Chicago',
-        state: 'IL',
-        zip: '60614',
-        country: 'US',
-      },
+      usAddress('addr_002_home', 'home', '2211 N Halsted St', null, 'Chicago', 'IL', '60614'),
     ],
     payment_methods: [
       { id: 'card_002_mc', type: 'card', brand: 'mastercard', last4: '5100', expiry: '11/26' },
@@ -62,26 +47,16 @@ export const USERS = [
     email: 'sofia.rossi@example.com',
     phone: '+1-917-555-0108',
     addresses: [
-      {
-        id: 'addr_003_home',
-        label: 'home',
-        line1: '88 Bedford Street',
-        line2: 'Apt 2',
-        city: 'New York',
-        state: 'NY',
-        zip: '10014',
-        country: 'US',
-      },
-      {
-        id: 'addr_003_parents',
-        label: "parents' house",
-        line1: '17 Orchard Lane',
-        line2: null,
-        city: 'Montclair',
-        state: 'NJ',
-        zip: '07042',
-        country: 'US',
-      },
+      usAddress('addr_003_home', 'home', '88 Bedford Street', 'Apt 2', 'New York', 'NY', '10014'),
+      usAddress(
+        'addr_003_parents',
+        "parents' house",
+        '17 Orchard Lane',
+        null,
+        'Montclair',
+        'NJ',
+        '07042',
+      ),
     ],
     payment_methods: [
       { id: 'paypal_003', type: 'paypal', email: 'sofia.r@example.com' },
@@ -94,16 +69,7 @@ export const USERS = [
     email: 'liam.murphy@example.com',
     phone: '+1-617-555-0199',
     addresses: [
-      {
-        id: 'addr_004_home',
-        label: 'home',
-        line1: '35 Beacon Hill Rd',
-        line2: null,
-        city: 'Boston',
-        state: 'MA',
-        zip: '02108',
-        country: 'US',
-      },
+      usAddress('addr_004_home', 'home', '35 Beacon Hill Rd', null, 'Boston', 'MA', '02108'),
     ],
     payment_methods: [
       { id: 'gift_004', type: 'gift_card', balance: 250 },
@@ -116,16 +82,7 @@ export const USERS = [
     email: 'aisha.rahman@example.com',
     phone: '+1-512-555-0163',
     addresses: [
-      {
-        id: 'addr_005_home',
-        label: 'home',
-        line1: '902 E 6th Street',
-        line2: 'Unit 12',
-        city: 'Austin',
-        state: 'TX',
-        zip: '78702',
-        country: 'US',
-      },
+      usAddress('addr_005_home', 'home', '902 E 6th Street', 'Unit 12', 'Austin', 'TX', '78702'),
     ],
     payment_methods: [
       { id: 'card_005_visa', type: 'card', brand: 'visa', last4: '3344', expiry: '12/27' },
@@ -139,26 +96,16 @@ export const USERS = [
     email: 'noah.schmidt@example.com',
     phone: '+1-303-555-0121',
     addresses: [
-      {
-        id: 'addr_006_home',
-        label: 'home',
-        line1: '1550 Larimer St',
-        line2: 'Apt 804',
-        city: 'Denver',
-        state: 'CO',
-        zip: '80202',
-        country: 'US',
-      },
-      {
-        id: 'addr_006_cabin',
-        label: 'cabin',
-        line1: '12 Aspen Ridge Rd',
-        line2: null,
-        city: 'Breckenridge',
-        state: 'CO',
-        zip: '80424',
-        country: 'US',
-      },
+      usAddress('addr_006_home', 'home', '1550 Larimer St', 'Apt 804', 'Denver', 'CO', '80202'),
+      usAddress(
+        'addr_006_cabin',
+        'cabin',
+        '12 Aspen Ridge Rd',
+        null,
+        'Breckenridge',
+        'CO',
+        '80424',
+      ),
     ],
     payment_methods: [
       { id: 'card_006_mc', type: 'card', brand: 'mastercard', last4: '7781', expiry: '03/27' },

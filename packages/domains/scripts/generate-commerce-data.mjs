@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { seededRandom } from '@scenaro/sdk/util';
 import { CATEGORIES } from './commerce-catalogue/index.mjs';
+import { drawSpecs } from './commerce-catalogue/specs.mjs';
 import { ORDER_PLAN, USERS } from './commerce-shoppers.mjs';
 
 const DEFAULT_SEED = 20250602;
@@ -194,7 +195,7 @@ function makeProducts(r) {
       } while (names.has(name));
       names.add(name);
       const base = priceCents(r, type.price[0], type.price[1]);
-      const specs = type.specs(r);
+      const specs = drawSpecs(r, type.specs);
       const product = {
         id,
         name,

@@ -1,4 +1,6 @@
 /** The `apparel` category of the commerce catalogue (see `./index.mjs`). */
+import { between, chance } from './specs.mjs';
+
 export const apparel = {
   key: 'apparel',
   code: 'APP',
@@ -10,11 +12,7 @@ export const apparel = {
       tags: ['jacket', 'rain jacket', 'waterproof', 'shell', 'outerwear'],
       price: [89, 329],
       variants: { kind: 'apparel', colors: ['black', 'navy', 'red', 'olive', 'yellow'] },
-      specs: (r) => ({
-        waterproof_mm: r.pick([10000, 20000, 28000]),
-        packable: r.chance(0.6),
-        hood: 'adjustable',
-      }),
+      specs: { waterproof_mm: [10000, 20000, 28000], packable: chance(0.6), hood: 'adjustable' },
       desc: (s) =>
         `${s.waterproof_mm} mm waterproof, breathable shell with an adjustable hood${s.packable ? '; packs into its own pocket' : ''}.`,
     },
@@ -23,10 +21,10 @@ export const apparel = {
       tags: ['hoodie', 'fleece', 'sweater', 'warm', 'casual'],
       price: [39, 129],
       variants: { kind: 'apparel', colors: ['gray', 'navy', 'black', 'burgundy', 'olive'] },
-      specs: (r) => ({
-        material: r.pick(['recycled polyester fleece', 'cotton fleece', 'grid fleece']),
-        fit: r.pick(['regular', 'relaxed', 'slim']),
-      }),
+      specs: {
+        material: ['recycled polyester fleece', 'cotton fleece', 'grid fleece'],
+        fit: ['regular', 'relaxed', 'slim'],
+      },
       desc: (s) => `Soft ${s.material} hoodie with a ${s.fit} fit and a kangaroo pocket.`,
     },
     {
@@ -34,11 +32,7 @@ export const apparel = {
       tags: ['t-shirt', 'shirt', 'merino', 'wool', 'base layer', 'travel'],
       price: [45, 95],
       variants: { kind: 'apparel', colors: ['black', 'white', 'gray', 'navy', 'sage'] },
-      specs: (r) => ({
-        merino_percent: r.pick([87, 100]),
-        weight_gsm: r.pick([150, 170, 190]),
-        fit: r.pick(['regular', 'slim']),
-      }),
+      specs: { merino_percent: [87, 100], weight_gsm: [150, 170, 190], fit: ['regular', 'slim'] },
       desc: (s) =>
         `${s.merino_percent}% merino tee, ${s.weight_gsm} g/m², odor resistant and great for travel.`,
     },
@@ -47,10 +41,10 @@ export const apparel = {
       tags: ['vest', 'down', 'insulated', 'warm', 'outerwear'],
       price: [79, 229],
       variants: { kind: 'apparel', colors: ['black', 'navy', 'olive', 'orange'] },
-      specs: (r) => ({
-        fill: r.pick(['600-fill down', '700-fill down', '800-fill down']),
-        weight_g: r.int(180, 320),
-      }),
+      specs: {
+        fill: ['600-fill down', '700-fill down', '800-fill down'],
+        weight_g: between(180, 320),
+      },
       desc: (s) => `Lightweight ${s.fill} vest, ${s.weight_g} g, packs into a chest pocket.`,
     },
     {
@@ -58,10 +52,7 @@ export const apparel = {
       tags: ['pants', 'chinos', 'trousers', 'stretch', 'casual'],
       price: [49, 119],
       variants: { kind: 'apparel', colors: ['sand', 'navy', 'olive', 'charcoal'] },
-      specs: (r) => ({
-        fit: r.pick(['slim', 'straight', 'relaxed']),
-        stretch: true,
-      }),
+      specs: { fit: ['slim', 'straight', 'relaxed'], stretch: true },
       desc: (s) => `${s.fit}-fit chinos in a cotton blend with a little stretch.`,
     },
     {
@@ -69,11 +60,7 @@ export const apparel = {
       tags: ['shorts', 'running', 'sport', 'gym', 'lightweight'],
       price: [24, 69],
       variants: { kind: 'apparel', colors: ['black', 'blue', 'gray', 'orange'] },
-      specs: (r) => ({
-        inseam_cm: r.pick([10, 13, 18]),
-        liner: r.chance(0.6),
-        phone_pocket: r.chance(0.7),
-      }),
+      specs: { inseam_cm: [10, 13, 18], liner: chance(0.6), phone_pocket: chance(0.7) },
       desc: (s) =>
         `${s.inseam_cm} cm running shorts${s.liner ? ' with a built-in liner' : ''}${s.phone_pocket ? ' and a zip phone pocket' : ''}.`,
     },

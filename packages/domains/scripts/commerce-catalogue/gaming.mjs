@@ -1,4 +1,6 @@
 /** The `gaming` category of the commerce catalogue (see `./index.mjs`). */
+import { between, chance } from './specs.mjs';
+
 export const gaming = {
   key: 'gaming',
   code: 'GAM',
@@ -10,11 +12,11 @@ export const gaming = {
       tags: ['headset', 'gaming', 'wireless', 'microphone', 'headphones'],
       price: [59, 299],
       variants: { kind: 'color', colors: ['black', 'white'] },
-      specs: (r) => ({
-        battery_life_hours: r.pick([20, 30, 50, 80]),
-        surround: r.pick(['7.1 virtual', 'spatial audio', 'stereo']),
+      specs: {
+        battery_life_hours: [20, 30, 50, 80],
+        surround: ['7.1 virtual', 'spatial audio', 'stereo'],
         mic: 'detachable',
-      }),
+      },
       desc: (s) =>
         `Low-latency wireless headset with ${s.surround} sound, a detachable mic and ${s.battery_life_hours} hours of battery.`,
     },
@@ -23,11 +25,11 @@ export const gaming = {
       tags: ['keyboard', 'mechanical', 'gaming', 'rgb'],
       price: [49, 249],
       variants: { kind: 'switch', options: ['linear red', 'tactile brown', 'clicky blue'] },
-      specs: (r) => ({
-        layout: r.pick(['full size', 'TKL', '75%', '65%']),
-        wireless: r.chance(0.5),
-        hot_swappable: r.chance(0.5),
-      }),
+      specs: {
+        layout: ['full size', 'TKL', '75%', '65%'],
+        wireless: chance(0.5),
+        hot_swappable: chance(0.5),
+      },
       desc: (s) =>
         `${s.layout} mechanical keyboard with RGB lighting${s.wireless ? ', wireless' : ''}${s.hot_swappable ? ', hot-swappable switches' : ''}.`,
     },
@@ -36,11 +38,7 @@ export const gaming = {
       tags: ['mouse', 'gaming', 'wireless', 'esports'],
       price: [29, 159],
       variants: { kind: 'color', colors: ['black', 'white', 'pink'] },
-      specs: (r) => ({
-        dpi: r.pick([16000, 26000, 30000]),
-        weight_g: r.int(55, 110),
-        wireless: r.chance(0.6),
-      }),
+      specs: { dpi: [16000, 26000, 30000], weight_g: between(55, 110), wireless: chance(0.6) },
       desc: (s) =>
         `${s.weight_g} g ${s.wireless ? 'wireless' : 'wired'} mouse with a ${s.dpi} DPI sensor.`,
     },
@@ -49,11 +47,11 @@ export const gaming = {
       tags: ['monitor', 'gaming', 'display', 'high refresh', '27 inch'],
       price: [199, 899],
       variants: { kind: 'none' },
-      specs: (r) => ({
-        resolution: r.pick(['1440p', '4K', '1080p']),
-        refresh_hz: r.pick([144, 165, 240, 360]),
-        panel: r.pick(['IPS', 'VA', 'OLED']),
-      }),
+      specs: {
+        resolution: ['1440p', '4K', '1080p'],
+        refresh_hz: [144, 165, 240, 360],
+        panel: ['IPS', 'VA', 'OLED'],
+      },
       desc: (s) => `27-inch ${s.resolution} ${s.panel} monitor running at ${s.refresh_hz} Hz.`,
     },
     {
@@ -61,11 +59,11 @@ export const gaming = {
       tags: ['controller', 'gamepad', 'gaming', 'wireless', 'pc'],
       price: [39, 199],
       variants: { kind: 'color', colors: ['black', 'white', 'red', 'blue'] },
-      specs: (r) => ({
-        hall_effect_sticks: r.chance(0.5),
-        back_paddles: r.chance(0.4),
-        battery_life_hours: r.pick([20, 30, 40]),
-      }),
+      specs: {
+        hall_effect_sticks: chance(0.5),
+        back_paddles: chance(0.4),
+        battery_life_hours: [20, 30, 40],
+      },
       desc: (s) =>
         `Wireless controller for PC and consoles${s.hall_effect_sticks ? ' with drift-free Hall effect sticks' : ''}${s.back_paddles ? ' and back paddles' : ''}.`,
     },
@@ -74,10 +72,7 @@ export const gaming = {
       tags: ['microphone', 'usb mic', 'streaming', 'podcast'],
       price: [49, 199],
       variants: { kind: 'none' },
-      specs: (r) => ({
-        connection: r.pick(['USB-C', 'USB-C and XLR']),
-        pattern: r.pick(['cardioid', 'multi-pattern']),
-      }),
+      specs: { connection: ['USB-C', 'USB-C and XLR'], pattern: ['cardioid', 'multi-pattern'] },
       desc: (s) => `${s.pattern} ${s.connection} microphone for streaming and podcasts.`,
     },
   ],

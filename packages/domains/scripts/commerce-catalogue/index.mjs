@@ -3,7 +3,8 @@
  * draws them (the order is part of the seeded output).
  *
  * Each category: a SKU prefix, brands, series names and product types. A type gives a name label,
- * search tags, a price range in dollars, a spec generator, a variant scheme and a description.
+ * search tags, a price range in dollars, a table of how its specs are drawn (`./specs.mjs`), a
+ * variant scheme and a description.
  */
 import { audio } from './audio.mjs';
 import { laptops } from './laptops.mjs';

@@ -1,4 +1,6 @@
 /** The `laptops` category of the commerce catalogue (see `./index.mjs`). */
+import { chance } from './specs.mjs';
+
 export const laptops = {
   key: 'laptops',
   code: 'LAP',
@@ -10,13 +12,13 @@ export const laptops = {
       tags: ['laptop', 'ultrabook', 'lightweight', 'notebook', 'travel'],
       price: [699, 1499],
       variants: { kind: 'storage', options: ['256GB', '512GB', '1TB'], step: [100, 150] },
-      specs: (r) => ({
+      specs: {
         screen_in: 13.3,
-        cpu: r.pick(['Core Ultra 5', 'Core Ultra 7', 'Ryzen 5', 'Ryzen 7', 'Snapdragon X Plus']),
-        ram_gb: r.pick([8, 16, 16, 32]),
-        weight_kg: r.pick([1.05, 1.12, 1.19, 1.24, 1.29]),
-        battery_life_hours: r.pick([12, 14, 16, 18, 20]),
-      }),
+        cpu: ['Core Ultra 5', 'Core Ultra 7', 'Ryzen 5', 'Ryzen 7', 'Snapdragon X Plus'],
+        ram_gb: [8, 16, 16, 32],
+        weight_kg: [1.05, 1.12, 1.19, 1.24, 1.29],
+        battery_life_hours: [12, 14, 16, 18, 20],
+      },
       desc: (s) =>
         `A ${s.weight_kg} kg 13.3-inch laptop with ${s.cpu}, ${s.ram_gb} GB of memory and up to ${s.battery_life_hours} hours on battery.`,
     },
@@ -25,13 +27,13 @@ export const laptops = {
       tags: ['laptop', 'notebook', 'work', 'student'],
       price: [549, 1299],
       variants: { kind: 'storage', options: ['512GB', '1TB'], step: [120, 120] },
-      specs: (r) => ({
+      specs: {
         screen_in: 14,
-        cpu: r.pick(['Core i5', 'Core i7', 'Core Ultra 5', 'Ryzen 5', 'Ryzen 7']),
-        ram_gb: r.pick([8, 16, 16, 32]),
-        weight_kg: r.pick([1.35, 1.42, 1.48, 1.55]),
-        battery_life_hours: r.pick([9, 10, 12, 14]),
-      }),
+        cpu: ['Core i5', 'Core i7', 'Core Ultra 5', 'Ryzen 5', 'Ryzen 7'],
+        ram_gb: [8, 16, 16, 32],
+        weight_kg: [1.35, 1.42, 1.48, 1.55],
+        battery_life_hours: [9, 10, 12, 14],
+      },
       desc: (s) =>
         `Everyday 14-inch laptop with ${s.cpu} and ${s.ram_gb} GB of memory, good for work and school.`,
     },
@@ -40,13 +42,13 @@ export const laptops = {
       tags: ['laptop', 'gaming', 'rtx', 'high refresh'],
       price: [999, 2799],
       variants: { kind: 'storage', options: ['1TB', '2TB'], step: [180, 180] },
-      specs: (r) => ({
-        screen_in: r.pick([15.6, 16, 17.3]),
-        cpu: r.pick(['Core i7', 'Core i9', 'Ryzen 7', 'Ryzen 9']),
-        gpu: r.pick(['RTX 4060', 'RTX 4070', 'RTX 4080', 'RTX 4090']),
-        ram_gb: r.pick([16, 32, 32, 64]),
-        refresh_hz: r.pick([144, 165, 240]),
-      }),
+      specs: {
+        screen_in: [15.6, 16, 17.3],
+        cpu: ['Core i7', 'Core i9', 'Ryzen 7', 'Ryzen 9'],
+        gpu: ['RTX 4060', 'RTX 4070', 'RTX 4080', 'RTX 4090'],
+        ram_gb: [16, 32, 32, 64],
+        refresh_hz: [144, 165, 240],
+      },
       desc: (s) =>
         `${s.screen_in}-inch ${s.refresh_hz} Hz gaming laptop with ${s.gpu} graphics and ${s.ram_gb} GB of memory.`,
     },
@@ -55,13 +57,13 @@ export const laptops = {
       tags: ['laptop', '2-in-1', 'convertible', 'touchscreen', 'tablet', 'stylus'],
       price: [599, 1599],
       variants: { kind: 'color', colors: ['silver', 'graphite', 'blue'] },
-      specs: (r) => ({
-        screen_in: r.pick([13.3, 14]),
-        cpu: r.pick(['Core Ultra 5', 'Core Ultra 7', 'Ryzen 5']),
-        ram_gb: r.pick([8, 16]),
-        stylus_included: r.chance(0.5),
-        weight_kg: r.pick([1.25, 1.32, 1.4]),
-      }),
+      specs: {
+        screen_in: [13.3, 14],
+        cpu: ['Core Ultra 5', 'Core Ultra 7', 'Ryzen 5'],
+        ram_gb: [8, 16],
+        stylus_included: chance(0.5),
+        weight_kg: [1.25, 1.32, 1.4],
+      },
       desc: (s) =>
         `Touchscreen laptop that folds into a tablet${s.stylus_included ? ', stylus included' : ''}; ${s.cpu}, ${s.ram_gb} GB.`,
     },
@@ -70,12 +72,12 @@ export const laptops = {
       tags: ['laptop', 'chromebook', 'student', 'budget', 'chromeos'],
       price: [199, 549],
       variants: { kind: 'none' },
-      specs: (r) => ({
-        screen_in: r.pick([11.6, 14, 15.6]),
-        ram_gb: r.pick([4, 8]),
-        storage_gb: r.pick([64, 128, 256]),
-        battery_life_hours: r.pick([10, 12, 13]),
-      }),
+      specs: {
+        screen_in: [11.6, 14, 15.6],
+        ram_gb: [4, 8],
+        storage_gb: [64, 128, 256],
+        battery_life_hours: [10, 12, 13],
+      },
       desc: (s) =>
         `Affordable ${s.screen_in}-inch ChromeOS laptop with ${s.ram_gb} GB of memory and ${s.battery_life_hours} hours of battery, ideal for students.`,
     },
@@ -84,13 +86,13 @@ export const laptops = {
       tags: ['laptop', 'creator', 'video editing', 'oled', 'workstation'],
       price: [1399, 3199],
       variants: { kind: 'storage', options: ['1TB', '2TB'], step: [250, 250] },
-      specs: (r) => ({
+      specs: {
         screen_in: 16,
-        display: r.pick(['OLED 3.2K', 'Mini-LED 3.5K', 'IPS 2.5K']),
-        cpu: r.pick(['Core Ultra 9', 'Ryzen 9', 'Core i9']),
-        ram_gb: r.pick([32, 64]),
-        gpu: r.pick(['RTX 4060', 'RTX 4070']),
-      }),
+        display: ['OLED 3.2K', 'Mini-LED 3.5K', 'IPS 2.5K'],
+        cpu: ['Core Ultra 9', 'Ryzen 9', 'Core i9'],
+        ram_gb: [32, 64],
+        gpu: ['RTX 4060', 'RTX 4070'],
+      },
       desc: (s) =>
         `16-inch ${s.display} laptop for photo and video work with ${s.cpu}, ${s.gpu} and ${s.ram_gb} GB of memory.`,
     },

@@ -1,4 +1,6 @@
 /** The `shoes` category of the commerce catalogue (see `./index.mjs`). */
+import { between, chance } from './specs.mjs';
+
 export const shoes = {
   key: 'shoes',
   code: 'SHO',
@@ -10,11 +12,11 @@ export const shoes = {
       tags: ['running shoes', 'shoes', 'sneakers', 'road running', 'cushioned'],
       price: [79, 199],
       variants: { kind: 'shoe', colors: ['black', 'white', 'blue', 'orange', 'gray'] },
-      specs: (r) => ({
-        drop_mm: r.pick([4, 6, 8, 10]),
-        weight_g: r.int(210, 310),
-        cushioning: r.pick(['moderate', 'high', 'max']),
-      }),
+      specs: {
+        drop_mm: [4, 6, 8, 10],
+        weight_g: between(210, 310),
+        cushioning: ['moderate', 'high', 'max'],
+      },
       desc: (s) =>
         `Road running shoe with ${s.cushioning} cushioning, ${s.drop_mm} mm drop, ${s.weight_g} g.`,
     },
@@ -23,11 +25,7 @@ export const shoes = {
       tags: ['trail running', 'running shoes', 'shoes', 'grip', 'trail'],
       price: [99, 189],
       variants: { kind: 'shoe', colors: ['black', 'olive', 'orange', 'blue'] },
-      specs: (r) => ({
-        lug_depth_mm: r.pick([3.5, 4, 5]),
-        waterproof: r.chance(0.4),
-        weight_g: r.int(250, 330),
-      }),
+      specs: { lug_depth_mm: [3.5, 4, 5], waterproof: chance(0.4), weight_g: between(250, 330) },
       desc: (s) =>
         `Trail shoe with ${s.lug_depth_mm} mm lugs for mud and rock${s.waterproof ? ', waterproof membrane' : ''}.`,
     },
@@ -36,11 +34,7 @@ export const shoes = {
       tags: ['hiking boots', 'boots', 'waterproof', 'hiking', 'shoes'],
       price: [119, 279],
       variants: { kind: 'shoe', colors: ['brown', 'black', 'gray'] },
-      specs: (r) => ({
-        waterproof: true,
-        ankle_height: r.pick(['mid', 'high']),
-        weight_g: r.int(480, 720),
-      }),
+      specs: { waterproof: true, ankle_height: ['mid', 'high'], weight_g: between(480, 720) },
       desc: (s) =>
         `${s.ankle_height}-cut waterproof leather hiking boot with a grippy rubber outsole.`,
     },
@@ -49,10 +43,10 @@ export const shoes = {
       tags: ['sneakers', 'shoes', 'leather', 'casual', 'everyday'],
       price: [69, 229],
       variants: { kind: 'shoe', colors: ['white', 'black', 'navy', 'cream'] },
-      specs: (r) => ({
-        upper: r.pick(['full-grain leather', 'suede', 'nubuck']),
-        sole: r.pick(['rubber cupsole', 'vulcanized rubber']),
-      }),
+      specs: {
+        upper: ['full-grain leather', 'suede', 'nubuck'],
+        sole: ['rubber cupsole', 'vulcanized rubber'],
+      },
       desc: (s) => `Minimal everyday sneaker in ${s.upper} on a ${s.sole}.`,
     },
     {
@@ -60,10 +54,7 @@ export const shoes = {
       tags: ['walking shoes', 'shoes', 'comfort', 'everyday', 'sneakers'],
       price: [59, 159],
       variants: { kind: 'shoe', colors: ['gray', 'black', 'navy'] },
-      specs: (r) => ({
-        wide_fit_available: r.chance(0.5),
-        insole: r.pick(['memory foam', 'orthotic', 'cork']),
-      }),
+      specs: { wide_fit_available: chance(0.5), insole: ['memory foam', 'orthotic', 'cork'] },
       desc: (s) => `All-day walking shoe with a ${s.insole} insole and a breathable mesh upper.`,
     },
     {
@@ -71,10 +62,10 @@ export const shoes = {
       tags: ['sandals', 'slides', 'summer', 'shoes', 'beach'],
       price: [24, 79],
       variants: { kind: 'shoe', colors: ['black', 'sand', 'navy'] },
-      specs: (r) => ({
-        material: r.pick(['EVA foam', 'cork and leather', 'recycled rubber']),
-        water_friendly: r.chance(0.7),
-      }),
+      specs: {
+        material: ['EVA foam', 'cork and leather', 'recycled rubber'],
+        water_friendly: chance(0.7),
+      },
       desc: (s) =>
         `Comfortable ${s.material} slides${s.water_friendly ? ' you can wear in the water' : ''}.`,
     },

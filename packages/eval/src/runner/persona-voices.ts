@@ -21,57 +21,46 @@ export interface PersonaVoice {
   engines: Readonly<Record<string, VoiceSettings>>;
 }
 
-export const PERSONA_VOICES: Readonly<Record<string, PersonaVoice>> = {
-  lisa_brenner: {
-    persona: 'American English, woman',
-    engines: {
-      flite: { ttsVoice: 'slt' },
-      'espeak-ng': { ttsVoice: 'en-us+f3', espeakNgRate: 175 },
+/**
+ * One row per persona: its tau2 name, who it is, its Flite voice, and its eSpeak NG voice, rate
+ * (words per minute) and pitch (unset: eSpeak NG's own).
+ */
+type PersonaRow = readonly [
+  name: string,
+  persona: string,
+  flite: string,
+  espeakNg: string,
+  rate: number,
+  pitch?: number,
+];
+
+const ROWS: readonly PersonaRow[] = [
+  ['lisa_brenner', 'American English, woman', 'slt', 'en-us+f3', 175],
+  ['matt_delaney', 'American English, man', 'rms', 'en-us', 175],
+  ['arjun_roy', 'Indian English, man', 'kal16', 'en-gb-x-gbcwmd', 165, 45],
+  ['mamadou_diallo', 'West African (francophone) English, man', 'awb', 'en-029', 160, 40],
+  ['mildred_kaplan', 'older New York English, woman, slow', 'slt', 'en-us-nyc+f4', 140, 40],
+  ['priya_patil', 'Indian English, woman', 'slt', 'en-gb-x-gbclan+f2', 170, 60],
+  ['wei_lin', 'Chinese (Mandarin) English, woman', 'kal16', 'en-gb-scotland+f5', 160, 65],
+];
+
+/** Each persona's voice per engine, by tau2 name (from the rows above). */
+export const PERSONA_VOICES: Readonly<Record<string, PersonaVoice>> = Object.fromEntries(
+  ROWS.map(([name, persona, flite, espeakNg, rate, pitch]) => [
+    name,
+    {
+      persona,
+      engines: {
+        flite: { ttsVoice: flite },
+        'espeak-ng': {
+          ttsVoice: espeakNg,
+          espeakNgRate: rate,
+          ...(pitch === undefined ? {} : { espeakNgPitch: pitch }),
+        },
+      },
     },
-  },
-  matt_delaney: {
-    persona: 'American English, man',
-    engines: {
-      flite: { ttsVoice: 'rms' },
-      'espeak-ng': { ttsVoice: 'en-us', espeakNgRate: 175 },
-    },
-  },
-  arjun_roy: {
-    persona: 'Indian English, man',
-    engines: {
-      flite: { ttsVoice: 'kal16' },
-      'espeak-ng': { ttsVoice: 'en-gb-x-gbcwmd', espeakNgRate: 165, espeakNgPitch: 45 },
-    },
-  },
-  mamadou_diallo: {
-    persona: 'West African (francophone) English, man',
-    engines: {
-      flite: { ttsVoice: 'awb' },
-      'espeak-ng': { ttsVoice: 'en-029', espeakNgRate: 160, espeakNgPitch: 40 },
-    },
-  },
-  mildred_kaplan: {
-    persona: 'older New York English, woman, slow',
-    engines: {
-      flite: { ttsVoice: 'slt' },
-      'espeak-ng': { ttsVoice: 'en-us-nyc+f4', espeakNgRate: 140, espeakNgPitch: 40 },
-    },
-  },
-  priya_patil: {
-    persona: 'Indian English, woman',
-    engines: {
-      flite: { ttsVoice: 'slt' },
-      'espeak-ng': { ttsVoice: 'en-gb-x-gbclan+f2', espeakNgRate: 170, espeakNgPitch: 60 },
-    },
-  },
-  wei_lin: {
-    persona: 'Chinese (Mandarin) English, woman',
-    engines: {
-      flite: { ttsVoice: 'kal16' },
-      'espeak-ng': { ttsVoice: 'en-gb-scotland+f5', espeakNgRate: 160, espeakNgPitch: 65 },
-    },
-  },
-};
+  ]),
+);
 
 /**
  * The user bot's voice settings for `persona`: `user` with the persona's settings for the

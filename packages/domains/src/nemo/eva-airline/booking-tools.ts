@@ -6,22 +6,19 @@
  */
 import { pyIntFromString, pyTruthy } from '@scenaro/agent/python';
 import { isJsonObject } from '@scenaro/sdk/util';
-import { confirmationNumber, evaTool, num, optStr, str } from './params.js';
+import { confirmationNumber, evaTool, num, onBooking, optStr, str } from './params.js';
 import { KINDS, PARAMS, oneOf, optionalFlightNumber } from './fields.js';
 import {
   adjustSeats,
   bookingTotalFare,
   bookingsOf,
   evaError,
-  findBookingJourney,
   findBookingSegment,
   get,
-  journeyNotFound,
   lookupReservation,
-  reservationNotFound,
   segmentsOf,
 } from './store.js';
-import type { EvaDb, Rec } from './store.js';
+import type { Rec } from './store.js';
 
 const REFUNDABLE_REASONS = new Set(['irrops_refund', '24_hour_rule']);
 
@@ -35,14 +32,8 @@ export const cancelReservationTool = evaTool({
     ['journey_id', KINDS.journeyId, 'Journey ID of the booking to cancel, from get_reservation.'],
     oneOf('cancellation_reason', KINDS.cancellationReason),
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
-    const journeyId = str(values, 'journey_id');
+  run: onBooking(({ cn, reservation, journeyId, booking, values, db, context }) => {
     const reason = str(values, 'cancellation_reason');
-    const reservation = lookupReservation(db, cn);
-    if (!reservation) return reservationNotFound(cn);
-    const booking = findBookingJourney(reservation, journeyId);
-    if (!booking) return journeyNotFound(journeyId);
     if (get(booking, 'status') === 'cancelled') {
       return evaError('already_cancelled', `Journey ${journeyId} is already cancelled`);
     }
@@ -78,7 +69,7 @@ export const cancelReservationTool = evaTool({
       reservation_status: allCancelled ? 'cancelled' : 'active',
       message: `Journey ${journeyId} cancelled successfully`,
     };
-  },
+  }),
 });
 
 const BASE_ROWS: Readonly<Record<string, number>> = {
@@ -96,14 +87,6 @@ const SEAT_LETTERS: Readonly<Record<string, string>> = {
 };
 const ALL_SEAT_TYPES = ['window', 'aisle', 'middle'];
 
-/** The booking a call names, or the error result. */
-function bookingFor(db: EvaDb, cn: string, journeyId: string): { booking: Rec } | { error: Rec } {
-  const reservation = lookupReservation(db, cn);
-  if (!reservation) return { error: reservationNotFound(cn) };
-  const booking = findBookingJourney(reservation, journeyId);
-  return booking ? { booking } : { error: journeyNotFound(journeyId) };
-}
-
 export const assignSeatTool = evaTool({
   name: 'AssignSeatTool',
   description:
@@ -118,14 +101,9 @@ export const assignSeatTool = evaTool({
       'For multi-segment journeys, the flight number to assign seat on. Omit for single-segment.',
     ),
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
+  run: onBooking(({ cn, journeyId, booking, values, db, context }) => {
     const passengerId = str(values, 'passenger_id');
-    const journeyId = str(values, 'journey_id');
     const preference = str(values, 'seat_preference');
-    const found = bookingFor(db, cn, journeyId);
-    if ('error' in found) return found.error;
-    const { booking } = found;
     const segment = findBookingSegment(booking, journeyId, optStr(values, 'flight_number'));
     if ('error' in segment) return segment.error;
     const target = segment.targets[0] as Rec;
@@ -175,26 +153,23 @@ export const assignSeatTool = evaTool({
       preference,
       message: `Seat ${seat} (${preference}) successfully assigned`,
     };
-  },
+  }),
 });
 
 /**
- * Set `field` to `value` on the booking segments a baggage or meal change applies to (one
- * flight, or all); the error result when the booking or the flight is not found.
+ * Set `field` to `value` on the segments of `booking` a baggage or meal change applies to (one
+ * flight, or all); the error result when the flight is not found.
  */
 function setOnSegments(
-  db: EvaDb,
-  cn: string,
+  booking: Rec,
   journeyId: string,
   flightNumber: string | null,
   field: 'bags_checked' | 'meal_request',
   value: number | string,
 ): Rec | undefined {
-  const found = bookingFor(db, cn, journeyId);
-  if ('error' in found) return found.error;
   const targets = flightNumber
-    ? findBookingSegment(found.booking, journeyId, flightNumber)
-    : { targets: segmentsOf(found.booking) };
+    ? findBookingSegment(booking, journeyId, flightNumber)
+    : { targets: segmentsOf(booking) };
   if ('error' in targets) return targets.error;
   for (const segment of targets.targets) segment[field] = value;
   return undefined;
@@ -213,12 +188,10 @@ export const addBaggageAllowanceTool = evaTool({
       'For multi-segment, specific flight to add baggage to. Omit to apply to all segments.',
     ),
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
-    const journeyId = str(values, 'journey_id');
+  run: onBooking(({ cn, journeyId, booking, values, context }) => {
     const bags = num(values, 'num_bags');
     const flightNumber = optStr(values, 'flight_number');
-    const error = setOnSegments(db, cn, journeyId, flightNumber, 'bags_checked', bags);
+    const error = setOnSegments(booking, journeyId, flightNumber, 'bags_checked', bags);
     if (error) return error;
     context.recordAction?.({
       action_type: 'add_baggage_allowance',
@@ -234,7 +207,7 @@ export const addBaggageAllowanceTool = evaTool({
       bags_checked: bags,
       message: `Baggage allowance set to ${bags} checked bag(s)`,
     };
-  },
+  }),
 });
 
 export const addMealRequestTool = evaTool({
@@ -254,13 +227,11 @@ export const addMealRequestTool = evaTool({
       'For multi-segment, specific flight to apply meal to. Omit to apply to all segments.',
     ),
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
+  run: onBooking(({ cn, journeyId, booking, values, context }) => {
     const passengerId = str(values, 'passenger_id');
-    const journeyId = str(values, 'journey_id');
     const meal = str(values, 'meal_type');
     const flightNumber = optStr(values, 'flight_number');
-    const error = setOnSegments(db, cn, journeyId, flightNumber, 'meal_request', meal);
+    const error = setOnSegments(booking, journeyId, flightNumber, 'meal_request', meal);
     if (error) return error;
     context.recordAction?.({
       action_type: 'add_meal_request',
@@ -278,7 +249,7 @@ export const addMealRequestTool = evaTool({
       meal_type: meal,
       message: `${meal} meal request added`,
     };
-  },
+  }),
 });
 
 export const addToStandbyTool = evaTool({

@@ -10,16 +10,9 @@
  * @module
  */
 import { pyFloatStr, pyIntFromString } from '@scenaro/agent/python';
-import { confirmationNumber, evaTool, num, str } from './params.js';
-import { KINDS, PARAMS, oneOf } from './fields.js';
-import {
-  dictOf,
-  evaError,
-  lookupReservation,
-  nextCallIndex,
-  required,
-  reservationNotFound,
-} from './store.js';
+import { evaTool, num, onReservation, str } from './params.js';
+import { KINDS, PARAMS, confirmationNumberParam, oneOf } from './fields.js';
+import { dictOf, evaError, nextCallIndex, required } from './store.js';
 
 const pad3 = (n: number): string => String(n).padStart(3, '0');
 
@@ -37,11 +30,9 @@ export const processRefundTool = evaTool({
     ],
     oneOf('refund_type', KINDS.refundType),
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
+  run: onReservation(({ cn, values, db, context }) => {
     const amount = num(values, 'refund_amount');
     const refundType = str(values, 'refund_type');
-    if (!lookupReservation(db, cn)) return reservationNotFound(cn);
     const refundId = `REF-${cn}-${pad3(nextCallIndex(context, 'process_refund'))}`;
     dictOf(db, 'refunds')[refundId] = {
       refund_id: refundId,
@@ -68,7 +59,7 @@ export const processRefundTool = evaTool({
       // The amount is a Python float: 260 prints as 260.0.
       message: `$${pyFloatStr(amount)} refund initiated, processing time 7 business days`,
     };
-  },
+  }),
 });
 
 export const issueTravelCreditTool = evaTool({
@@ -82,12 +73,10 @@ export const issueTravelCreditTool = evaTool({
     ['amount', { type: 'float', gt: 0 }, 'Credit amount in USD.'],
     oneOf('credit_reason', KINDS.creditReason),
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
+  run: onReservation(({ cn, values, db, context }) => {
     const passengerId = str(values, 'passenger_id');
     const amount = num(values, 'amount');
     const reason = str(values, 'credit_reason');
-    if (!lookupReservation(db, cn)) return reservationNotFound(cn);
     const code = `TC${cn}${passengerId.slice(0, 3).toUpperCase()}`;
     const today = required<string>(db, '_current_date');
     dictOf(db, 'travel_credits')[code] = {
@@ -116,7 +105,7 @@ export const issueTravelCreditTool = evaTool({
       valid_months: 12,
       message: `$${pyFloatStr(amount)} travel credit issued with code ${code}`,
     };
-  },
+  }),
 });
 
 export const issueHotelVoucherTool = evaTool({
@@ -129,11 +118,9 @@ export const issueHotelVoucherTool = evaTool({
     PARAMS.passengerId,
     ['num_nights', { type: 'int', ge: 1 }, 'Number of nights (1-3).'],
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
+  run: onReservation(({ cn, values, db, context }) => {
     const passengerId = str(values, 'passenger_id');
     const nights = num(values, 'num_nights');
-    if (!lookupReservation(db, cn)) return reservationNotFound(cn);
     if (nights > 3) {
       return evaError('exceeds_authority', 'Hotel vouchers can be issued for maximum of 3 nights');
     }
@@ -161,7 +148,7 @@ export const issueHotelVoucherTool = evaTool({
       valid_at: 'Any hotels in airport area',
       message: `Hotel voucher issued with code ${code} for ${nights} nights`,
     };
-  },
+  }),
 });
 
 const MEAL_VOUCHER_AMOUNTS: Readonly<Record<string, number>> = {
@@ -181,11 +168,9 @@ export const issueMealVoucherTool = evaTool({
     PARAMS.passengerId,
     oneOf('voucher_reason', KINDS.voucherReason),
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
+  run: onReservation(({ cn, values, db, context }) => {
     const passengerId = str(values, 'passenger_id');
     const reason = str(values, 'voucher_reason');
-    if (!lookupReservation(db, cn)) return reservationNotFound(cn);
     const amount = MEAL_VOUCHER_AMOUNTS[reason] ?? 12;
     const code = `MEAL-${cn}-${passengerId.slice(0, 4).toUpperCase()}`;
     dictOf(db, 'meal_vouchers')[code] = {
@@ -213,7 +198,7 @@ export const issueMealVoucherTool = evaTool({
       valid_at: 'Airport terminal restaurants',
       message: `$${amount} meal voucher issued with code ${code}`,
     };
-  },
+  }),
 });
 
 export const transferToAgentTool = evaTool({
@@ -222,11 +207,7 @@ export const transferToAgentTool = evaTool({
     'Transfer the call to a live human agent. Use when the caller explicitly requests an agent, when a policy exception is needed, when stuck after two attempts, or for technical issues.',
   kind: 'write',
   params: [
-    [
-      'confirmation_number',
-      KINDS.confirmationNumber,
-      'Booking confirmation code for context transfer.',
-    ],
+    confirmationNumberParam('Booking confirmation code for context transfer.'),
     [
       'transfer_reason',
       KINDS.text,
@@ -234,11 +215,9 @@ export const transferToAgentTool = evaTool({
     ],
     ['issue_summary', KINDS.text, 'Brief summary of the issue and what has been attempted.'],
   ],
-  run: (values, db, context) => {
-    const cn = confirmationNumber(values);
+  run: onReservation(({ cn, values, context }) => {
     const reason = str(values, 'transfer_reason');
     const summary = str(values, 'issue_summary');
-    if (!lookupReservation(db, cn)) return reservationNotFound(cn);
     const transferId = `TRF-${cn}-${pad3(nextCallIndex(context, 'transfer_to_agent'))}`;
     context.recordAction?.({
       action_type: 'transfer_to_agent',
@@ -257,5 +236,5 @@ export const transferToAgentTool = evaTool({
       estimated_wait: '2-3 minutes',
       message: 'Transferring to live agent',
     };
-  },
+  }),
 });

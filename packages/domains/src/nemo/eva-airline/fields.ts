@@ -121,13 +121,14 @@ export const KINDS = {
   cancellationReason: enumOf(ENUMS.cancellationReason),
 } satisfies Record<string, FieldKind>;
 
+/** The `confirmation_number` of a reservation, with the description the model sees. */
+export function confirmationNumberParam(description: string): ParamRow {
+  return ['confirmation_number', KINDS.confirmationNumber, description];
+}
+
 /** Parameters several tools take, with the same description. */
 export const PARAMS = {
-  confirmationNumber: [
-    'confirmation_number',
-    KINDS.confirmationNumber,
-    'Booking confirmation code.',
-  ],
+  confirmationNumber: confirmationNumberParam('Booking confirmation code.'),
   passengerId: ['passenger_id', KINDS.passengerId, 'Passenger identifier (e.g., PAX001).'],
   journeyId: ['journey_id', KINDS.journeyId, 'Journey ID from get_reservation.'],
 } as const satisfies Record<string, ParamRow>;

@@ -16,7 +16,14 @@
 import type { JsonObject, ToolContext, ToolDefinition, ToolKind } from '@scenaro/agent/scenario';
 import { pythonFloat, pythonStr, pythonStrip } from '@scenaro/agent/python';
 import { nemoParameters, nemoTool } from '../../common/tool-kit.js';
-import { DB_NOT_INITIALIZED, evaDb } from './store.js';
+import {
+  DB_NOT_INITIALIZED,
+  evaDb,
+  findBookingJourney,
+  journeyNotFound,
+  lookupReservation,
+  reservationNotFound,
+} from './store.js';
 import type { EvaDb, Rec } from './store.js';
 
 /** How one field is checked. */
@@ -327,3 +334,44 @@ export const num = (values: ParamValues, name: string): number => values[name] a
 /** The call's confirmation number, upper-cased as reservations are keyed. */
 export const confirmationNumber = (values: ParamValues): string =>
   str(values, 'confirmation_number').toUpperCase();
+
+/** A call of a tool on one reservation: its confirmation number and the reservation, found. */
+export interface ReservationCall {
+  cn: string;
+  reservation: Rec;
+  values: ParamValues;
+  db: EvaDb;
+  context: ToolContext;
+}
+
+/**
+ * The `run` of a tool on the reservation the call names: NeMo's not-found result when the db has
+ * none under its confirmation number, else `run` with it.
+ */
+export function onReservation(run: (call: ReservationCall) => Rec): EvaToolSpec['run'] {
+  return (values, db, context) => {
+    const cn = confirmationNumber(values);
+    const reservation = lookupReservation(db, cn);
+    if (!reservation) return reservationNotFound(cn);
+    return run({ cn, reservation, values, db, context });
+  };
+}
+
+/** A call of a tool on one journey of a reservation: its `journey_id` and its booking, found. */
+export interface BookingCall extends ReservationCall {
+  journeyId: string;
+  booking: Rec;
+}
+
+/**
+ * The `run` of a tool on the booking of the journey the call names (`journey_id`) in its
+ * reservation: NeMo's not-found result for a missing reservation or journey, else `run` with it.
+ */
+export function onBooking(run: (call: BookingCall) => Rec): EvaToolSpec['run'] {
+  return onReservation((call) => {
+    const journeyId = str(call.values, 'journey_id');
+    const booking = findBookingJourney(call.reservation, journeyId);
+    if (!booking) return journeyNotFound(journeyId);
+    return run({ ...call, journeyId, booking });
+  });
+}

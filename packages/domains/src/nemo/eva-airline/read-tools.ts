@@ -5,17 +5,9 @@
  * @module
  */
 import { compareCodePoints, PythonError, pyTruthy } from '@scenaro/agent/python';
-import { confirmationNumber, evaTool, num, str } from './params.js';
-import { FARE_CLASSES, KINDS } from './fields.js';
-import {
-  bookingsOf,
-  evaError,
-  get,
-  journeyAvailableSeats,
-  lookupReservation,
-  reservationNotFound,
-  segmentsOf,
-} from './store.js';
+import { evaTool, num, onReservation, str } from './params.js';
+import { FARE_CLASSES, KINDS, confirmationNumberParam } from './fields.js';
+import { bookingsOf, evaError, get, journeyAvailableSeats, segmentsOf } from './store.js';
 import type { Rec } from './store.js';
 
 /** `[first segment's date, journey_id]`, the order a reservation's bookings are shown in. */
@@ -39,18 +31,11 @@ export const getReservationTool = evaTool({
     'Retrieve flight reservation using confirmation number and passenger last name. This is typically the first tool called to authenticate the caller and load their flight numbers.',
   kind: 'read',
   params: [
-    [
-      'confirmation_number',
-      KINDS.confirmationNumber,
-      '6-character alphanumeric booking confirmation code.',
-    ],
+    confirmationNumberParam('6-character alphanumeric booking confirmation code.'),
     ['last_name', KINDS.text, 'Passenger last name for verification.'],
   ],
-  run: (values, db) => {
-    const cn = confirmationNumber(values);
+  run: onReservation(({ cn, reservation, values }) => {
     const lastName = str(values, 'last_name');
-    const reservation = lookupReservation(db, cn);
-    if (!reservation) return reservationNotFound(cn);
     // An empty last name skips the check (as NeMo does).
     if (lastName) {
       const wanted = lastName.toLowerCase();
@@ -64,7 +49,7 @@ export const getReservationTool = evaTool({
     keyed.sort((a, b) => compareKeys(a.key, b.key));
     copy['bookings'] = keyed.map((k) => k.booking);
     return { status: 'success', reservation: copy };
-  },
+  }),
 });
 
 export const getFlightStatusTool = evaTool({

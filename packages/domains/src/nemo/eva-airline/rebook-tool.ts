@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ToolContext } from '@scenaro/agent/scenario';
 import { pyTruthy } from '@scenaro/agent/python';
-import { confirmationNumber, evaTool, optStr, str } from './params.js';
+import { evaTool, onBooking, optStr, str } from './params.js';
+import type { BookingCall } from './params.js';
 import { KINDS, PARAMS, oneOf, optionalFlightNumber } from './fields.js';
 import {
   adjustSeats,
@@ -15,16 +15,12 @@ import {
   bookingsOf,
   carriedAncillaries,
   evaError,
-  findBookingJourney,
   findBookingSegment,
   get,
   journeyAvailableSeats,
-  journeyNotFound,
-  lookupReservation,
-  reservationNotFound,
   segmentsOf,
 } from './store.js';
-import type { EvaDb, Rec } from './store.js';
+import type { Rec } from './store.js';
 
 /** The change fee of a voluntary change, by the original fare class. */
 const VOLUNTARY_FEES: Readonly<Record<string, number>> = {
@@ -35,9 +31,8 @@ const VOLUNTARY_FEES: Readonly<Record<string, number>> = {
   first: 0,
 };
 
+/** What a rebooking call asks for, beyond the booking it changes. */
 interface Rebooking {
-  cn: string;
-  journeyId: string;
   newJourneyId: string;
   rebookingType: string;
   waiveFee: boolean;
@@ -51,11 +46,8 @@ function changeFee(r: Rebooking, original: string): number {
   return VOLUNTARY_FEES[original] ?? 75;
 }
 
-function rebook(r: Rebooking, db: EvaDb, context: ToolContext): Rec {
-  const reservation = lookupReservation(db, r.cn);
-  if (!reservation) return reservationNotFound(r.cn);
-  const booking = findBookingJourney(reservation, r.journeyId);
-  if (!booking) return journeyNotFound(r.journeyId);
+function rebook(r: Rebooking, call: BookingCall): Rec {
+  const { cn, journeyId, reservation, booking, db, context } = call;
   const journeys = get<Record<string, Rec>>(db, 'journeys', {});
   const next = get<Rec | undefined>(journeys, r.newJourneyId);
   if (!pyTruthy(next) || next === undefined) {
@@ -71,7 +63,7 @@ function rebook(r: Rebooking, db: EvaDb, context: ToolContext): Rec {
 
   let replaced: Rec | undefined;
   if (r.flightNumber) {
-    const found = findBookingSegment(booking, r.journeyId, r.flightNumber);
+    const found = findBookingSegment(booking, journeyId, r.flightNumber);
     if ('error' in found) return found.error;
     replaced = found.targets[0];
   }
@@ -94,7 +86,7 @@ function rebook(r: Rebooking, db: EvaDb, context: ToolContext): Rec {
   const totalCollected = irrops ? 0 : fee + Math.max(0, fareDifference);
 
   // The first booking of the old journey is cancelled, whatever its status.
-  const cancelled = bookingsOf(reservation).find((b) => b['journey_id'] === r.journeyId);
+  const cancelled = bookingsOf(reservation).find((b) => b['journey_id'] === journeyId);
   if (cancelled) cancelled['status'] = 'cancelled';
 
   const newSegments = segmentsOf(next);
@@ -131,7 +123,7 @@ function rebook(r: Rebooking, db: EvaDb, context: ToolContext): Rec {
     const kept = oldSegments.filter((s) => get(s, 'flight_number') !== r.flightNumber);
     if (kept.length > 0) {
       bookingsOf(reservation).push({
-        journey_id: r.journeyId,
+        journey_id: journeyId,
         fare_class: original,
         fare_paid: kept.reduce((sum, s) => sum + get<number>(s, 'fare_paid', 0), 0),
         status: 'confirmed',
@@ -154,7 +146,7 @@ function rebook(r: Rebooking, db: EvaDb, context: ToolContext): Rec {
   const after = segmentsOf(next);
   const response: Rec = {
     status: 'success',
-    confirmation_number: r.cn,
+    confirmation_number: cn,
     new_journey: {
       journey_id: r.newJourneyId,
       num_stops: get(next, 'num_stops', 0),
@@ -190,8 +182,8 @@ function rebook(r: Rebooking, db: EvaDb, context: ToolContext): Rec {
   }
   context.recordAction?.({
     action_type: 'rebook_flight',
-    confirmation_number: r.cn,
-    old_journey_id: r.journeyId,
+    confirmation_number: cn,
+    old_journey_id: journeyId,
     new_journey_id: r.newJourneyId,
     rebooking_type: r.rebookingType,
     original_fare_class: original,
@@ -234,18 +226,16 @@ export const rebookFlightTool = evaTool({
       'For multi-segment journeys, the specific flight number of the leg to replace (partial rebook). Omit for full journey rebook.',
     ),
   ],
-  run: (values, db, context) =>
+  run: onBooking((call) =>
     rebook(
       {
-        cn: confirmationNumber(values),
-        journeyId: str(values, 'journey_id'),
-        newJourneyId: str(values, 'new_journey_id'),
-        rebookingType: str(values, 'rebooking_type'),
-        waiveFee: values['waive_change_fee'] === true,
-        newFareClass: optStr(values, 'new_fare_class'),
-        flightNumber: optStr(values, 'flight_number'),
+        newJourneyId: str(call.values, 'new_journey_id'),
+        rebookingType: str(call.values, 'rebooking_type'),
+        waiveFee: call.values['waive_change_fee'] === true,
+        newFareClass: optStr(call.values, 'new_fare_class'),
+        flightNumber: optStr(call.values, 'flight_number'),
       },
-      db,
-      context,
+      call,
     ),
+  ),
 });

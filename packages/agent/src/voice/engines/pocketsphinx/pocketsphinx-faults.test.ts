@@ -4,10 +4,15 @@
  * floods output while many finals wait, one that reads slowly, one that
  * crashes, one that never loads, one that stamps its words late.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  alive,
+  STAND_IN_READY as READY,
+  writeStandInRecognizer,
+} from '../../../test-support/stand-in-recognizer.js';
 import { silencePcm16 } from '../../audio/pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 import { PocketsphinxSession } from './pocketsphinx-session.js';
@@ -15,22 +20,10 @@ import { createPocketsphinxSpeechToText } from './pocketsphinx-stt.js';
 import type { PocketsphinxOptions } from './pocketsphinx-stt.js';
 import type { SttSession } from '../../stt.js';
 
-const READY =
-  'echo "INFO: continuous.c(307): /usr/bin/pocketsphinx_continuous COMPILED ON: test" >&2';
 /** 16 ms of the stream, as the browser sends it. */
 const FRAME = silencePcm16(256);
 /** Timing on a loaded machine: processes start and exit late. */
 const patient = { timeout: 15_000 };
-
-/** True while process `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,21 +41,23 @@ describe('PocketSphinx adapter faults', () => {
     dir = await mkdtemp(join(tmpdir(), 'scenaro-ps-faults-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
-  afterEach(() => {
+  /** What the test opened (engines, sessions), closed after it: the last opened first. */
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const closable of opened.splice(0).reverse()) await closable.close();
     vi.restoreAllMocks();
   });
 
   /** A stand-in recognizer running `lines` (a shell script). */
-  async function recognizer(name: string, lines: string[]): Promise<string> {
-    const path = join(dir, name);
-    await writeFile(path, ['#!/bin/sh', ...lines, ''].join('\n'));
-    await chmod(path, 0o755);
-    return path;
-  }
+  const recognizer = (name: string, lines: string[]): Promise<string> =>
+    writeStandInRecognizer(join(dir, name), lines);
 
-  /** The engine with the stand-in `binary` (the model options only have to name readable files). */
-  function engine(binary: string, options: PocketsphinxOptions = {}) {
-    return createPocketsphinxSpeechToText({
+  /**
+   * A session of the engine with the stand-in `binary` (the model options only have to name
+   * readable files); the session and the engine are closed after the test.
+   */
+  async function open(binary: string, options: PocketsphinxOptions = {}): Promise<SttSession> {
+    const stt = createPocketsphinxSpeechToText({
       binary,
       hmm: dir,
       lm: binary,
@@ -70,6 +65,10 @@ describe('PocketSphinx adapter faults', () => {
       poolSize: 0,
       ...options,
     });
+    opened.push(stt);
+    const session = await stt.openSession();
+    opened.push(session);
+    return session;
   }
 
   /**
@@ -96,8 +95,7 @@ describe('PocketSphinx adapter faults', () => {
       `i=0; while [ $i -lt ${lines} ]; do echo "INFO: ngram_search.c(874): bestpath" >&2; echo "noise"; i=$((i + 1)); done`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary, { finalTimeoutMs: 400 });
-    const session = await stt.openSession();
+    const session = await open(binary, { finalTimeoutMs: 400 });
     const reads = vi.spyOn(RecognizerProcess.prototype, 'cpuTicks');
     // 100 finals the recognizer never reaches, waiting while it prints 2000 lines.
     const finals = [];
@@ -112,8 +110,6 @@ describe('PocketSphinx adapter faults', () => {
     // the flood over seconds adds one per timeout), where re-arming every final on every line
     // read it 200,000 times.
     expect(reads.mock.calls.length).toBeLessThan(200);
-    await session.close();
-    await stt.close();
   });
 
   it('keeps a final waiting while the recognizer decodes silently, and gives it once it stops', async () => {
@@ -126,8 +122,7 @@ describe('PocketSphinx adapter faults', () => {
       `touch ${done}`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary, { finalTimeoutMs: 300 });
-    const session = await stt.openSession();
+    const session = await open(binary, { finalTimeoutMs: 300 });
     session.startUtterance(16_000);
     const final = session.endUtterance(32_000);
     await own(session).write(silencePcm16(1600));
@@ -141,8 +136,6 @@ describe('PocketSphinx adapter faults', () => {
       ),
     ).toBe(true);
     expect(waited).toBeGreaterThan(300);
-    await session.close();
-    await stt.close();
   });
 
   it('holds back a writer while the recognizer does not read: what waits for it stays bounded', async () => {
@@ -152,8 +145,7 @@ describe('PocketSphinx adapter faults', () => {
       `while [ ! -f ${go} ]; do sleep 0.05; done`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary);
-    const session = own(await stt.openSession());
+    const session = own(await open(binary));
     const flood = 8 * 1024 * 1024;
     let accepted = 0;
     const writer = (async () => {
@@ -172,8 +164,6 @@ describe('PocketSphinx adapter faults', () => {
     await writeFile(go, '');
     await writer; // and once the recognizer reads, it all goes through
     expect(accepted).toBe(flood);
-    await session.close();
-    await stt.close();
   });
 
   it('replaces a recognizer that dies, a bounded number of times, reporting the give-up once', async () => {
@@ -185,8 +175,7 @@ describe('PocketSphinx adapter faults', () => {
       'echo "ERROR: acmod.c(83): model broken" >&2',
       'exit 1',
     ]);
-    const stt = engine(binary, { maxRestartsPerMinute: 2 });
-    const session = await stt.openSession();
+    const session = await open(binary, { maxRestartsPerMinute: 2 });
     const errors: unknown[] = [];
     session.startUtterance(0);
     const final = session.endUtterance(1600).catch((error: unknown) => errors.push(error));
@@ -208,16 +197,13 @@ describe('PocketSphinx adapter faults', () => {
     await final;
     session.startUtterance();
     await expect(session.endUtterance()).resolves.toMatchObject({ text: '' });
-    await session.close();
-    await stt.close();
   });
 
   it('kills a recognizer that never loads and reports it within the start timeout', async () => {
     const pidFile = join(dir, 'stuck-pid');
     const binary = await recognizer('stuck.sh', [`echo $$ > ${pidFile}`, 'exec sleep 60']);
-    const stt = engine(binary, { startTimeoutMs: 500, maxRestartsPerMinute: 0 });
     const started = performance.now();
-    const session = await stt.openSession();
+    const session = await open(binary, { startTimeoutMs: 500, maxRestartsPerMinute: 0 });
     const errors: unknown[] = [];
     session.startUtterance(0);
     const final = session.endUtterance(1600);
@@ -232,8 +218,6 @@ describe('PocketSphinx adapter faults', () => {
     await expect(final).resolves.toMatchObject({ text: '' });
     const pid = Number(await readFile(pidFile, 'utf8'));
     await expect.poll(() => alive(pid), patient).toBe(false);
-    await session.close();
-    await stt.close();
   });
 
   it('places a segment stamped later than the audio fed onto the utterance waiting for it', async () => {
@@ -247,15 +231,12 @@ describe('PocketSphinx adapter faults', () => {
       `printf '%s\\n' '${words.join(' ')}' '<s> 25.0 25.1 1.0' ${stamps.map((s) => `'${s}'`).join(' ')} '</s> 28.1 28.6 1.0'`,
       'cat > /dev/null',
     ]);
-    const stt = engine(binary, { finalTimeoutMs: 5000 });
-    const session = await stt.openSession();
+    const session = await open(binary, { finalTimeoutMs: 5000 });
     await own(session).write(silencePcm16(166_400));
     session.startUtterance(166_400);
     await own(session).write(silencePcm16(57_600));
     const final = session.endUtterance(224_000);
     await own(session).write(silencePcm16(16_000));
     await expect(final).resolves.toMatchObject({ text: words.join(' ') });
-    await session.close();
-    await stt.close();
   });
 });

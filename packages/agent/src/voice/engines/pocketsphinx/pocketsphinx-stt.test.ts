@@ -1,7 +1,11 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  STAND_IN_READY,
+  writeStandInRecognizer,
+} from '../../../test-support/stand-in-recognizer.js';
 import { SpeechEngineUnavailableError } from '../../engine-errors.js';
 import { createNoneSpeechToText } from '../none/none-stt.js';
 import { silencePcm16 } from '../../audio/pcm.js';
@@ -58,15 +62,8 @@ describe('PocketSphinx adapter', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   /** A stand-in recognizer: a shell script with the real program's output protocol. */
-  async function fakeRecognizer(name: string, body: string): Promise<string> {
-    const path = join(dir, name);
-    await writeFile(
-      path,
-      `#!/bin/sh\necho "INFO: continuous.c(307): /usr/bin/pocketsphinx_continuous COMPILED ON: test" >&2\n${body}\n`,
-    );
-    await chmod(path, 0o755);
-    return path;
-  }
+  const fakeRecognizer = (name: string, body: string): Promise<string> =>
+    writeStandInRecognizer(join(dir, name), [STAND_IN_READY, body]);
 
   it('names the Debian packages to install when the program or the model is missing', async () => {
     const stt = createPocketsphinxSpeechToText({ binary: 'no-such-pocketsphinx-program' });

@@ -1,21 +1,16 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  alive,
+  STAND_IN_READY,
+  writeStandInRecognizer,
+} from '../../../test-support/stand-in-recognizer.js';
 import { silencePcm16 } from '../../audio/pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 import { createPocketsphinxSpeechToText, mergeRecognizerArgs } from './pocketsphinx-stt.js';
 import { RecognizerPool } from './recognizer-pool.js';
-
-/** True while process `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('recognizer pool', () => {
   let dir: string;
@@ -26,21 +21,14 @@ describe('recognizer pool', () => {
     dir = await mkdtemp(join(tmpdir(), 'scenaro-pool-test-'));
     pidFile = join(dir, 'pids');
     readyFile = join(dir, 'ready');
-    binary = join(dir, 'recognizer.sh');
     // A stand-in recognizer: notes its pid, "loads" for 200 ms, logs the ready line, reads its input.
-    await writeFile(
-      binary,
-      [
-        '#!/bin/sh',
-        `echo $$ >> ${pidFile}`,
-        'sleep 0.2',
-        'echo "INFO: continuous.c(307): /usr/bin/pocketsphinx_continuous COMPILED ON: test" >&2',
-        `echo $$ >> ${readyFile}`,
-        'cat > /dev/null',
-        '',
-      ].join('\n'),
-    );
-    await chmod(binary, 0o755);
+    binary = await writeStandInRecognizer(join(dir, 'recognizer.sh'), [
+      `echo $$ >> ${pidFile}`,
+      'sleep 0.2',
+      STAND_IN_READY,
+      `echo $$ >> ${readyFile}`,
+      'cat > /dev/null',
+    ]);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
