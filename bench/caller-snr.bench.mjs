@@ -19,7 +19,9 @@ import { emitMeasured, positiveInt, printTable, ratio } from './lib/common.mjs';
 
 const args = process.argv.slice(2);
 const concurrencyAt = args.indexOf('--concurrency');
-const rest = args.filter((_, i) => i !== concurrencyAt && i !== concurrencyAt + 1);
+const rest = args.filter(
+  (_, i) => concurrencyAt < 0 || (i !== concurrencyAt && i !== concurrencyAt + 1),
+);
 const { count, levels } = startAudioBench('caller-snr bench', rest, {
   defaultCount: 10,
   seconds: 3600,
