@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SpeechOutput } from '../conversation/hook.js';
-import { PlaybackTracker, parsePlaybackMark, playedSpeech } from './voice-playback.js';
+import {
+  HeardReports,
+  PlaybackTracker,
+  parsePlaybackMark,
+  playedSpeech,
+} from './voice-playback.js';
 
 function speaker(): SpeechOutput & { stopped: number } {
   return {
@@ -59,5 +64,25 @@ describe('playback marks', () => {
     expect(() => parsePlaybackMark({ reply: 0, start: 1 })).toThrow(/reply/);
     expect(() => parsePlaybackMark({ reply: 1, start: -1 })).toThrow(/start/);
     expect(() => parsePlaybackMark(null)).toThrow(/reply/);
+  });
+});
+
+describe('heard reports', () => {
+  it('hold a turn at its place, name it as turn_at, and move on to the next turn when its reply starts', () => {
+    const sent: Record<string, unknown>[] = [];
+    const reports = new HeardReports((data) => sent.push(data as Record<string, unknown>), 16_000);
+    const ears = (samples: number) => ({ samples, speaking: false, awaiting: [] });
+    let heard = 20_000;
+    const again = () => reports.report(ears(heard));
+    // Two turns: utterances that ended at 16,000 and 24,000 samples (1.6 s hold: 25,600 samples).
+    reports.turn(16_000, again);
+    heard = 60_000;
+    reports.turn(24_000, again);
+    expect(sent.at(-1)).toMatchObject({ samples: 41_600, waiting: true, turn_at: 41_600 });
+    reports.replyStarted(again);
+    expect(sent.at(-1)).toMatchObject({ samples: 49_600, waiting: true, turn_at: 49_600 });
+    reports.replyStarted(again);
+    expect(sent.at(-1)).toMatchObject({ samples: 60_000, waiting: false });
+    expect(sent.at(-1)).not.toHaveProperty('turn_at');
   });
 });

@@ -156,8 +156,12 @@ describe('AudioTimeline', () => {
     },
   );
 
-  /** A filter that keeps the timeline going (a bot's ears on hold) until chunk `until`. */
+  /**
+   * A filter that keeps the timeline going until chunk `until` (a bot's ears on hold) and says
+   * the agent's next speech answers a turn whose place is there.
+   */
   const holding = (until: number): StepFilter => ({
+    holds: (source, position) => source === 'agent' && position < until * CHUNK_SAMPLES,
     step: (_p, user, agent) => ({
       toAgent: user?.pcm ?? SILENCE_CHUNK,
       toUser: agent?.pcm ?? SILENCE_CHUNK,
@@ -191,6 +195,24 @@ describe('AudioTimeline', () => {
     expect(paced.sent[0]).toBe(Math.ceil(70 / GRID_CHUNKS) * GRID_CHUNKS);
     // An answer after the hold: the same place again.
     expect((await answer('realtime', 3000)).sent).toEqual(full.sent);
+  });
+
+  it('fast at real-time pace: an early answer waits for its turn, not for the end of the line', async () => {
+    // The line stays busy to chunk 300 (a noisy listener), the turn's place is at chunk 70.
+    const { line, sent } = timeline('fast', {
+      pace: 'realtime',
+      filter: {
+        ...holding(300),
+        holds: (source, p) => source === 'agent' && p < 70 * CHUNK_SAMPLES,
+      },
+    });
+    await vi.advanceTimersByTimeAsync(100);
+    line.startSegment('agent', 0);
+    line.audio('agent', speech(500));
+    line.endSegment('agent');
+    await vi.advanceTimersByTimeAsync(8000);
+    line.stop();
+    expect(sent[0]).toBe(Math.ceil(70 / GRID_CHUNKS) * GRID_CHUNKS);
   });
 
   it('fast at real-time pace: a step is never taken before its time, a wait is not made up for', async () => {

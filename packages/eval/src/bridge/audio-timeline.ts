@@ -25,6 +25,7 @@
 import { Resampler, downmixPcm16ToMono } from '@scenaro/agent/voice';
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { Chunk, StepFilter } from './step-filter.js';
+import { StepPace } from './step-pace.js';
 import { CHUNK_BYTES, CHUNK_SAMPLES, RELAY_SAMPLE_RATE, Stream } from './timeline-stream.js';
 import type { BotRole } from './types.js';
 
@@ -88,9 +89,6 @@ export interface AudioTimelineOptions {
   pace?: 'free' | 'realtime';
 }
 
-/** Real-time pace: steps overdue by at most this much are taken at once (timer jitter), ms. */
-const PACE_CATCH_UP_MS = 2 * CHUNK_MS;
-
 /** The two directions of relayed audio and the clock that steps them. */
 export class AudioTimeline {
   readonly #options: AudioTimelineOptions;
@@ -103,15 +101,15 @@ export class AudioTimeline {
   #scheduled = false;
   /** No speech goes out before this position (the lead-in). */
   #holdUntil = 0;
-  /** Real-time pace: wall time (performance.now) the next step is due. */
-  #nextDue = 0;
-  /** Real-time pace: the timeline stood waiting (the time it stood is not made up for). */
-  #paceIdle = true;
+  /** Fast clock at real-time pace: when each step is due. */
+  readonly #pace: StepPace | undefined;
 
   constructor(options: AudioTimelineOptions) {
     this.#options = options;
     const ahead = options.lookaheadChunks ?? 1;
     this.#streams = { agent: new Stream('agent', ahead), user: new Stream('user', ahead) };
+    if (options.clock === 'fast' && options.pace === 'realtime')
+      this.#pace = new StepPace(CHUNK_MS);
   }
 
   /** Samples relayed per direction so far. */
@@ -344,7 +342,7 @@ export class AudioTimeline {
     this.#timer = undefined;
     let n = 0;
     while (n < SLICE && this.#canStepFast()) {
-      const wait = this.#paceWait();
+      const wait = this.#pace?.wait() ?? 0;
       if (wait > 0) {
         this.#timer = setTimeout(() => {
           this.#timer = undefined;
@@ -359,7 +357,7 @@ export class AudioTimeline {
       this.#kick();
       return;
     }
-    this.#paceIdle = true;
+    this.#pace?.stood();
     if (this.#streams.agent.starved || this.#streams.user.starved)
       this.#armStall(this.#options.stallMs ?? 120_000);
   }
@@ -380,26 +378,13 @@ export class AudioTimeline {
   }
 
   /**
-   * Real-time pace: ms until the next step is due (0: take it now, and the one after is due a
-   * chunk later). A step a timer took late is made up for (up to {@link PACE_CATCH_UP_MS}); time
-   * the timeline stood waiting is not.
+   * May the timeline step (fast clock)? `without`: would it go on as if that bot had no speech
+   * queued (a stream still waiting for its audio counts as going on: at full speed it would have
+   * it).
    */
-  #paceWait(): number {
-    if (this.#options.pace !== 'realtime') return 0;
-    const now = performance.now();
-    if (this.#paceIdle) {
-      this.#paceIdle = false;
-      this.#nextDue = Math.max(this.#nextDue, now);
-    }
-    if (this.#nextDue > now) return Math.max(1, Math.ceil(this.#nextDue - now));
-    this.#nextDue = Math.max(this.#nextDue, now - PACE_CATCH_UP_MS) + CHUNK_MS;
-    return 0;
-  }
-
-  /** May the timeline step (fast clock)? `without`: as if that bot had no speech queued. */
   #canStepFast(without?: BotRole): boolean {
     const { agent, user } = this.#streams;
-    if (agent.starved || user.starved) return false;
+    if (agent.starved || user.starved) return without !== undefined;
     const filter = this.#options.filter;
     const queued = {
       agent: agent.chunks.length > 0 && without !== 'agent',
@@ -424,7 +409,20 @@ export class AudioTimeline {
   #step(): void {
     const position = this.#position;
     const { user, agent } = this.#streams;
-    const chunks = { user: this.#release(user, position), agent: this.#release(agent, position) };
+    // Real-time pace: speech that answers a turn whose place is still ahead waits for it while
+    // the timeline, without that speech, would go on (asked before either stream moves).
+    const filter = this.#options.filter;
+    const held =
+      this.#pace && filter?.holds
+        ? {
+            user: filter.holds('user', position) && this.#canStepFast('user'),
+            agent: filter.holds('agent', position) && this.#canStepFast('agent'),
+          }
+        : undefined;
+    const chunks = {
+      user: this.#release(user, position, held?.user),
+      agent: this.#release(agent, position, held?.agent),
+    };
     const out = this.#options.filter?.step(position, chunks.user, chunks.agent);
     const sent = {
       user: out ? { heard: out.toAgent, recorded: out.toAgent } : undefined,
@@ -460,8 +458,11 @@ export class AudioTimeline {
     this.#options.listener.moved(this.#position);
   }
 
-  /** The chunk `stream` sends at `position`, or undefined for silence (the jitter buffer). */
-  #release(stream: Stream, position: number): Chunk | undefined {
+  /**
+   * The chunk `stream` sends at `position`, or undefined for silence (the jitter buffer); `held`:
+   * a burst may not start here (real-time pace, see `#step`).
+   */
+  #release(stream: Stream, position: number, held = false): Chunk | undefined {
     if (stream.cut && position >= stream.cut.at) this.#dropQueued(stream, stream.cut.through);
     if (position < this.#holdUntil) return undefined;
     if (!stream.bursting) {
@@ -474,8 +475,7 @@ export class AudioTimeline {
       const waiting =
         (fast && this.#streams[stream.source === 'agent' ? 'user' : 'agent'].owed > 0) ||
         this.#options.filter?.mayStart(stream.source, position) === false ||
-        // At real-time pace, speech that came early waits for where full speed would find it.
-        (this.#options.pace === 'realtime' && this.#canStepFast(stream.source));
+        held === true;
       if (!buffered || waiting || !this.#onGrid(position)) return undefined;
       stream.bursting = true;
       stream.underflows = 0;

@@ -90,6 +90,7 @@ export class Duplex {
       mayStep: (position, queued) =>
         this.lockstep.mayStep(position, queued) && (line?.mayStep(position, queued) ?? true),
       mayStart: (source, position) => line?.mayStart(source, position) ?? true,
+      holds: (source, position) => this.lockstep.holds(source, position),
       busy: (position) => (line?.busy() ?? false) || this.lockstep.busy(position),
     };
   }

@@ -1,13 +1,18 @@
-// The lockstep's held turns (`holdTurns`, the real-time clock's relay): a bot that took a turn
-// keeps the place it reported for it until its reply plays, although its ears report on once
-// the reply has started; a turn given up without a reply holds nothing.
-import { describe, expect, it } from 'vitest';
+// The lockstep's held turns (`holdTurns`, the real-time clock's relay): each reply to a turn
+// keeps the turn's place until it plays, although the bot's ears report on once the reply has
+// started; a turn given up without a reply holds nothing; two turns keep two places.
+import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_SAMPLES } from './audio-timeline.js';
 import { Lockstep } from './lockstep.js';
 
 const WINDOW = 20 * CHUNK_SAMPLES;
 const none = { agent: false, user: false };
 const queuedAgent = { agent: true, user: false };
+
+const made: Lockstep[] = [];
+afterEach(() => {
+  for (const step of made.splice(0)) step.dispose();
+});
 
 function lockstep(holdTurns: boolean) {
   const timeline = { poke: () => undefined, cut: () => undefined };
@@ -19,6 +24,7 @@ function lockstep(holdTurns: boolean) {
     awaitingFinal: () => false,
     holdTurns,
   });
+  made.push(step);
   // Both bots have heard 10,000 samples; the agent takes a turn held at 20,000.
   for (const role of ['agent', 'user'] as const)
     step.heard(role, { samples: 10_000, sampleRate: 16_000, speaking: false, waiting: false });
@@ -68,5 +74,42 @@ describe('Lockstep with held turns', () => {
     moveOn(step, 30_000);
     expect(step.mayStep(30_000 + WINDOW - 1, none)).toBe(true);
     expect(step.busy(20_000)).toBe(false);
+  });
+
+  it('keeps each reply at its own turn when a second turn waits behind the first', () => {
+    const step = lockstep(true);
+    const report = (samples: number, turnAt?: number) =>
+      step.heard('agent', {
+        samples,
+        sampleRate: 16_000,
+        speaking: false,
+        waiting: turnAt !== undefined,
+        ...(turnAt !== undefined ? { turnAt } : {}),
+      });
+    // The first reply starts; the report moves on to the second turn, held at 40,000.
+    const first = step.replyStarted('agent');
+    report(30_000, 40_000);
+    expect(step.holds('agent', 20_000 + WINDOW - 1)).toBe(true);
+    expect(step.holds('agent', 20_000 + WINDOW)).toBe(false);
+    expect(step.mayStep(20_000 + WINDOW, none)).toBe(false);
+    // The first plays; the second reply starts and keeps the second place.
+    step.playing('agent', first, 20_000 + WINDOW);
+    const second = step.replyStarted('agent');
+    moveOn(step, 50_000);
+    expect(step.holds('agent', 40_000 + WINDOW - 1)).toBe(true);
+    expect(step.busy(40_000 + WINDOW - 1)).toBe(true);
+    expect(step.mayStep(40_000 + WINDOW, none)).toBe(false);
+    step.playing('agent', second, 40_000 + WINDOW);
+    expect(step.holds('agent', 40_000)).toBe(false);
+    expect(step.mayStep(50_000, none)).toBe(true);
+  });
+
+  it('an interrupted bot holds nothing for the replies that were cut', () => {
+    const step = lockstep(true);
+    step.replyStarted('agent');
+    moveOn(step, 30_000);
+    step.interrupted('agent', 0);
+    expect(step.holds('agent', 20_000)).toBe(false);
+    expect(step.mayStep(30_000 + WINDOW - 1, none)).toBe(true);
   });
 });

@@ -35,9 +35,10 @@ export interface LockstepOptions {
   /** @default LOCKSTEP_WINDOW_CHUNKS */
   windowChunks?: number;
   /**
-   * The timeline runs behind the bots (real-time pace): a bot that took a turn keeps the place
-   * it reported then until its reply plays, although its ears report on once the reply has
-   * started, so the timeline stops for the reply where it would stop at full speed.
+   * The timeline runs behind the bots (real-time pace): each reply to a turn keeps the turn's
+   * place (`turn_at` in the bot's report) until it plays, although the bot's ears report on
+   * once the reply has started, so the timeline stops for the reply where it would stop at full
+   * speed.
    */
   holdTurns?: boolean;
 }
@@ -58,10 +59,10 @@ export class Lockstep {
   readonly #quietAt: Partial<Record<BotRole, number>> = {};
   readonly #reportedAt: Record<BotRole, number> = { agent: 0, user: 0 };
   readonly #replies: Record<BotRole, number> = { agent: 0, user: 0 };
-  /** `holdTurns`: where the bot took the turn whose reply has not played yet. */
+  /** `holdTurns`: the place of the bot's oldest turn whose reply has not started. */
   readonly #turnAt: Partial<Record<BotRole, number>> = {};
-  /** `holdTurns`: the reply to that turn has started (the bot's reports have moved on). */
-  readonly #replying: Record<BotRole, boolean> = { agent: false, user: false };
+  /** `holdTurns`: the replies started and not played yet, by number: their turn's place. */
+  readonly #replyAt: Record<BotRole, Map<number, number>> = { agent: new Map(), user: new Map() };
   #timer: ReturnType<typeof setTimeout> | undefined;
   #gaveUp = false;
   /** The conversation is over: the timeline stops here. */
@@ -91,9 +92,10 @@ export class Lockstep {
     const at = relay(report.samples);
     this.#heard[role] = at;
     if (this.#options.holdTurns) {
+      // A turn that ended without a reply holds nothing; one that got its reply passed its
+      // place to the reply (replyStarted).
       if (report.waiting) this.#turnAt[role] = relay(report.turnAt ?? report.samples);
-      // A turn that ended without a reply holds nothing.
-      else if (!this.#replying[role]) delete this.#turnAt[role];
+      else delete this.#turnAt[role];
     }
     if (this.#hearing[role] && !report.speaking) this.#quietAt[role] = at;
     this.#hearing[role] = report.speaking;
@@ -114,6 +116,8 @@ export class Lockstep {
       if (this.#hearing[role] || this.#options.awaitingFinal(role)) return true;
       const turnAt = this.#turnAt[role];
       if (turnAt !== undefined && position < turnAt + this.#window) return true;
+      const replyAt = this.#replyPlace(role);
+      if (replyAt !== undefined && position < replyAt + this.#window) return true;
       if (this.#waiting[role] && position < this.#heard[role] + this.#window) return true;
       const quiet = this.#quietAt[role];
       if (quiet === undefined) continue;
@@ -124,15 +128,15 @@ export class Lockstep {
   }
 
   /**
-   * May the timeline take the step at `position`? Not a window past either bot's ears (for a bot
-   * whose turn is held, its place then, unless its reply is `queued`).
+   * May the timeline take the step at `position`? Not a window past either bot's ears, nor past
+   * the place of a reply that has started and is not `queued` yet (`holdTurns`).
    */
   mayStep(position: number, queued?: Record<BotRole, boolean>): boolean {
     if (this.#stopAt !== undefined && position >= this.#stopAt) return false;
     for (const role of ['agent', 'user'] as const) {
-      const turnAt = queued?.[role] ? undefined : this.#turnAt[role];
-      const heard = turnAt === undefined ? this.#heard[role] : Math.min(turnAt, this.#heard[role]);
-      if (position < heard + this.#window) continue;
+      const replyAt = queued?.[role] ? undefined : this.#replyPlace(role);
+      if (replyAt !== undefined && position >= replyAt + this.#window) return false;
+      if (position < this.#heard[role] + this.#window) continue;
       if (performance.now() - this.#reportedAt[role] < EARS_TIMEOUT_MS) {
         this.#wake();
         return false;
@@ -150,7 +154,8 @@ export class Lockstep {
    * position it reported: where it is cut.
    */
   interrupted(role: BotRole, through: number): number {
-    this.#endTurn(role);
+    // Its replies not played yet are cut: they hold nothing.
+    this.#replyAt[role].clear();
     const at = this.#heard[role] + this.#window;
     this.#options.timeline().cut(role, at, through);
     return at;
@@ -158,13 +163,24 @@ export class Lockstep {
 
   /** `role` started a reply (`bot-started-speaking`): its number, as the bot counts them. */
   replyStarted(role: BotRole): number {
-    if (this.#turnAt[role] !== undefined) this.#replying[role] = true;
-    return ++this.#replies[role];
+    const reply = ++this.#replies[role];
+    const turnAt = this.#turnAt[role];
+    if (turnAt !== undefined) this.#replyAt[role].set(reply, turnAt);
+    return reply;
+  }
+
+  /**
+   * `holdTurns`: does the next reply of `role` answer a turn whose place (and a window past it)
+   * the timeline has not reached at `position`?
+   */
+  holds(role: BotRole, position: number): boolean {
+    const at = this.#replyPlace(role) ?? this.#turnAt[role];
+    return at !== undefined && position < at + this.#window;
   }
 
   /** Reply `reply` of `role` started playing at `position`: tell the bot. */
   playing(role: BotRole, reply: number, position: number): void {
-    this.#endTurn(role);
+    this.#replyAt[role].delete(reply);
     this.#options
       .bot(role)
       .request('audio-playback', { reply, start: position })
@@ -179,10 +195,10 @@ export class Lockstep {
     this.#options.timeline().poke();
   }
 
-  /** The held turn of `role` (if any) is answered or given up. */
-  #endTurn(role: BotRole): void {
-    delete this.#turnAt[role];
-    this.#replying[role] = false;
+  /** The place of the oldest reply of `role` that started and has not played. */
+  #replyPlace(role: BotRole): number | undefined {
+    for (const at of this.#replyAt[role].values()) return at;
+    return undefined;
   }
 
   dispose(): void {

@@ -30,6 +30,11 @@ export interface StepFilter {
   mayStep(position: number, queued: Record<BotRole, boolean>): boolean;
   /** May `source` start a burst of speech at `position`? */
   mayStart(source: BotRole, position: number): boolean;
+  /**
+   * Real-time pace: does the next speech of `source` answer a turn whose place is still ahead of
+   * `position` (it waits there, if the timeline would go on without it)?
+   */
+  holds?(source: BotRole, position: number): boolean;
   /** Fast clock: the filter has more to send at `position` (steps go on with nothing queued). */
   busy(position: number): boolean;
 }
