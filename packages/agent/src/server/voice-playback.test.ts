@@ -85,4 +85,20 @@ describe('heard reports', () => {
     expect(sent.at(-1)).toMatchObject({ samples: 60_000, waiting: false });
     expect(sent.at(-1)).not.toHaveProperty('turn_at');
   });
+
+  it('name the latest ended utterance hold as settle_at from the moment it ends', () => {
+    const sent: Record<string, unknown>[] = [];
+    const reports = new HeardReports((data) => sent.push(data as Record<string, unknown>), 16_000);
+    reports.report({ samples: 8_000, speaking: true, awaiting: [] });
+    expect(sent.at(-1)).not.toHaveProperty('settle_at');
+    reports.report({
+      samples: 9_000,
+      speaking: false,
+      awaiting: [{ startSample: 0, endSample: 8_500 }],
+    });
+    expect(sent.at(-1)).toMatchObject({ samples: 9_000, settle_at: 34_100 });
+    // The final is in: the place stays named.
+    reports.report({ samples: 9_500, speaking: false, awaiting: [] });
+    expect(sent.at(-1)).toMatchObject({ samples: 9_500, settle_at: 34_100 });
+  });
 });

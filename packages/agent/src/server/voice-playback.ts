@@ -147,6 +147,9 @@ interface Ears {
  *   started (or it ended without one), and says so (`waiting`, with that place as `turn_at`):
  *   the relay waits for the reply there (a relay that runs behind the bot, on the real-time
  *   clock, learns from `turn_at` where it will wait before it gets there).
+ * - `settle_at`: the place the latest ended utterance holds the reports at (its end plus
+ *   `holdMs`), named as soon as it ends: a relay goes on to it whether the final comes early or
+ *   late, so where it stops does not depend on how fast the recognizer was.
  *
  * `speaking`: the listener is in speech at the reported sample.
  */
@@ -156,6 +159,8 @@ export class HeardReports {
   readonly #holdSamples: number;
   /** Where the turns waiting for their replies were taken, oldest first. */
   readonly #turns: { at: number }[] = [];
+  /** The latest place an ended utterance held the reports at (its end plus `holdMs`). */
+  #settleAt: number | undefined;
   #last = '';
 
   constructor(push: (data: unknown) => void, sampleRate: number, holdMs = 1600) {
@@ -167,12 +172,16 @@ export class HeardReports {
   /** Report `ears` if anything changed. */
   report(ears: Ears): void {
     let held = this.#turns[0]?.at ?? Infinity;
-    for (const u of ears.awaiting) held = Math.min(held, u.endSample + this.#holdSamples);
+    for (const u of ears.awaiting) {
+      held = Math.min(held, u.endSample + this.#holdSamples);
+      this.#settleAt = Math.max(this.#settleAt ?? 0, u.endSample + this.#holdSamples);
+    }
     const samples = Math.min(ears.samples, held);
     const speaking = samples < ears.samples ? false : ears.speaking;
     const turnAt = this.#turns[0]?.at;
     const waiting = turnAt !== undefined;
-    const key = `${samples}:${speaking}:${turnAt}`;
+    const settleAt = this.#settleAt;
+    const key = `${samples}:${speaking}:${turnAt}:${settleAt}`;
     if (key === this.#last) return;
     this.#last = key;
     this.#push({
@@ -181,6 +190,7 @@ export class HeardReports {
       speaking,
       waiting,
       ...(waiting ? { turn_at: turnAt } : {}),
+      ...(settleAt !== undefined ? { settle_at: settleAt } : {}),
       sample_rate: this.#sampleRate,
     });
   }

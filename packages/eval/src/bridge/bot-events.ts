@@ -66,6 +66,8 @@ export type BotEvent =
       waiting: boolean;
       /** Waiting: where the bot holds its reports until the reply starts (samples at `sampleRate`). */
       turnAt?: number;
+      /** Where the latest ended utterance holds the reports (samples at `sampleRate`). */
+      settleAt?: number;
     };
 
 /** The handler of each event kind a consumer cares about. */
@@ -124,6 +126,9 @@ const SERVER_MESSAGES = new Map<string, (data: JsonObject) => BotEvent | undefin
         waiting: data['waiting'] === true,
         ...(typeof data['turn_at'] === 'number' && Number.isFinite(data['turn_at'])
           ? { turnAt: data['turn_at'] }
+          : {}),
+        ...(typeof data['settle_at'] === 'number' && Number.isFinite(data['settle_at'])
+          ? { settleAt: data['settle_at'] }
           : {}),
       };
     },

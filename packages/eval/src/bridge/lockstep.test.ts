@@ -112,4 +112,21 @@ describe('Lockstep with held turns', () => {
     expect(step.holds('agent', 20_000)).toBe(false);
     expect(step.mayStep(30_000 + WINDOW - 1, none)).toBe(true);
   });
+
+  it('goes on to the latest utterance hold (settle_at) whether its final came early or late', () => {
+    for (const holdTurns of [false, true]) {
+      const step = lockstep(holdTurns);
+      // The user's utterance ended at 12,000 (held to 37,600); its final came at once, no turn.
+      step.heard('user', {
+        samples: 12_000,
+        sampleRate: 16_000,
+        speaking: false,
+        waiting: false,
+        settleAt: 37_600,
+      });
+      expect(step.busy(37_600 + WINDOW - 1)).toBe(true);
+      // Past it, nothing keeps the timeline going (the agent's turn aside).
+      expect(step.busy(100_000)).toBe(false);
+    }
+  });
 });

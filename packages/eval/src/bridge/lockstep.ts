@@ -57,6 +57,8 @@ export class Lockstep {
   readonly #waiting: Record<BotRole, boolean> = { agent: false, user: false };
   /** Where the bot's ears last stopped hearing speech. */
   readonly #quietAt: Partial<Record<BotRole, number>> = {};
+  /** The latest place an ended utterance held the bot's reports at (`settle_at`). */
+  readonly #settleAt: Partial<Record<BotRole, number>> = {};
   readonly #reportedAt: Record<BotRole, number> = { agent: 0, user: 0 };
   readonly #replies: Record<BotRole, number> = { agent: 0, user: 0 };
   /** `holdTurns`: the place of the bot's oldest turn whose reply has not started. */
@@ -85,12 +87,15 @@ export class Lockstep {
       speaking: boolean;
       waiting: boolean;
       turnAt?: number;
+      settleAt?: number;
     },
   ): void {
     const relay = (samples: number) =>
       Math.round((samples * RELAY_SAMPLE_RATE) / report.sampleRate);
     const at = relay(report.samples);
     this.#heard[role] = at;
+    if (report.settleAt !== undefined)
+      this.#settleAt[role] = Math.max(this.#settleAt[role] ?? 0, relay(report.settleAt));
     if (this.#options.holdTurns) {
       // A turn that ended without a reply holds nothing; one that got its reply passed its
       // place to the reply (replyStarted).
@@ -114,6 +119,9 @@ export class Lockstep {
     if (this.#stopAt !== undefined) return position < this.#stopAt;
     for (const role of ['agent', 'user'] as const) {
       if (this.#hearing[role] || this.#options.awaitingFinal(role)) return true;
+      // To the hold of the latest utterance, whether its final came early or late.
+      const settleAt = this.#settleAt[role];
+      if (settleAt !== undefined && position < settleAt + this.#window) return true;
       const turnAt = this.#turnAt[role];
       if (turnAt !== undefined && position < turnAt + this.#window) return true;
       const replyAt = this.#replyPlace(role);
