@@ -71,6 +71,9 @@ export type BotEvent =
     };
 
 /** The handler of each event kind a consumer cares about. */
+/** What a bot reports it has heard (`audio-heard`), as the lockstep takes it. */
+export type HeardReport = Omit<Extract<BotEvent, { kind: 'heard-through' }>, 'kind'>;
+
 export type BotEventHandlers = {
   [K in BotEvent['kind']]?: (role: BotRole, event: Extract<BotEvent, { kind: K }>) => void;
 };

@@ -19,6 +19,7 @@
 import type { AudioTimeline } from './audio-timeline.js';
 import { CHUNK_SAMPLES, RELAY_SAMPLE_RATE } from './audio-timeline.js';
 import type { BotConnection } from './bot-connection.js';
+import type { HeardReport } from './bot-events.js';
 import type { BotRole } from './types.js';
 
 /** How far the timeline may run ahead of the bots' ears, in chunks (320 ms). */
@@ -79,17 +80,7 @@ export class Lockstep {
   }
 
   /** `role` has heard `samples` of its input at `sampleRate`, with every decision taken. */
-  heard(
-    role: BotRole,
-    report: {
-      samples: number;
-      sampleRate: number;
-      speaking: boolean;
-      waiting: boolean;
-      turnAt?: number;
-      settleAt?: number;
-    },
-  ): void {
+  heard(role: BotRole, report: HeardReport): void {
     const relay = (samples: number) =>
       Math.round((samples * RELAY_SAMPLE_RATE) / report.sampleRate);
     const at = relay(report.samples);
