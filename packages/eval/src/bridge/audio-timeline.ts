@@ -475,7 +475,7 @@ export class AudioTimeline {
       const waiting =
         (fast && this.#streams[stream.source === 'agent' ? 'user' : 'agent'].owed > 0) ||
         this.#options.filter?.mayStart(stream.source, position) === false ||
-        held === true;
+        held;
       if (!buffered || waiting || !this.#onGrid(position)) return undefined;
       stream.bursting = true;
       stream.underflows = 0;
