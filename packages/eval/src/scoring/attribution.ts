@@ -145,32 +145,6 @@ export function misheardEntities(segments: readonly AudioSegmentMetrics[]): Mish
   return out;
 }
 
-/** Entity accuracy of one side's ear: values said, and how many were heard as said. */
-export interface EntityAccuracy {
-  said: number;
-  heard_right: number;
-  accuracy: number | null;
-}
-
-/** Of the values the `speaker` said, how many the other side heard right. */
-export function entityAccuracy(
-  segments: readonly AudioSegmentMetrics[],
-  speaker: 'user' | 'agent',
-): EntityAccuracy {
-  let said = 0;
-  let right = 0;
-  for (const segment of segments.filter(
-    (s) => (s.role === 'agent' ? 'agent' : 'user') === speaker,
-  )) {
-    const values = extractEntities(segment.said);
-    if (values.length === 0) continue;
-    const heard = new Set(extractEntities(segment.heard).map((e) => normal(String(e.value))));
-    said += values.length;
-    right += values.filter((e) => heard.has(normal(String(e.value)))).length;
-  }
-  return { said, heard_right: right, accuracy: said > 0 ? right / said : null };
-}
-
 function mishearingOf(
   input: AttributionInput,
   divergence: Divergence | null,
