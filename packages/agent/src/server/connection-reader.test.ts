@@ -1,17 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIO_PER_TURN, ConnectionReader, MAX_WAITING } from './connection-reader.js';
+import {
+  AUDIO_PER_TURN,
+  AUDIO_TURN_MS,
+  ConnectionReader,
+  MAX_AUDIO_PER_TURN,
+  MAX_WAITING,
+} from './connection-reader.js';
 import type { TakenKind } from './connection-reader.js';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A reader whose messages are their kind, recording what it took and each pause. */
-function reader() {
+/**
+ * A reader whose messages are their kind, recording what it took and each pause. Its clock moves
+ * only as messages are taken: `costMs` each.
+ */
+function reader(costMs = 0) {
   const taken: string[] = [];
   const pauses: boolean[] = [];
-  const r = new ConnectionReader((paused) => pauses.push(paused));
+  let clock = 0;
+  const r = new ConnectionReader(
+    (paused) => pauses.push(paused),
+    () => clock,
+  );
   r.take = (data) => {
     const kind = String(data) as TakenKind;
     taken.push(kind);
+    clock += costMs;
     return kind;
   };
   const push = (kind: TakenKind, count = 1) => {
@@ -21,17 +35,28 @@ function reader() {
 }
 
 describe('ConnectionReader', () => {
-  it('takes audio in batches, so a request behind 30 s of audio is read within a few turns', async () => {
-    const { taken, push } = reader();
+  it('takes cheap audio in large batches, so a request behind 30 s of audio is read within a few turns', async () => {
+    const { taken, push } = reader(0.001);
     push('audio', 1875); // 30 s of 16 ms frames
     push('other');
-    expect(taken).toHaveLength(AUDIO_PER_TURN);
+    expect(taken).toHaveLength(MAX_AUDIO_PER_TURN);
     let turns = 0;
     while (taken.length < 1876) {
       await turn();
       turns++;
     }
-    expect(turns).toBe(Math.ceil(1876 / AUDIO_PER_TURN) - 1);
+    expect(turns).toBe(Math.ceil(1876 / MAX_AUDIO_PER_TURN) - 1);
+  });
+
+  it('ends a turn of audio once it has taken its time, never before its first batch', async () => {
+    const slow = reader(AUDIO_TURN_MS / 8);
+    slow.push('audio', 100);
+    expect(slow.taken).toHaveLength(AUDIO_PER_TURN); // 4 ms, but the first batch is always taken
+    const costly = reader(AUDIO_TURN_MS / 64);
+    costly.push('audio', 400);
+    expect(costly.taken).toHaveLength(64);
+    await turn();
+    expect(costly.taken).toHaveLength(128);
   });
 
   it('gives the event loop a turn after every other message, in arrival order', async () => {

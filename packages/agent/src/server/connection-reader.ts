@@ -1,9 +1,11 @@
 /**
  * How one connection's messages are read, in the order they came. Audio frames are taken back to
- * back, up to {@link AUDIO_PER_TURN} in a turn of the event loop: each is cheap (checked and
- * queued for the ears, which bound their own work), so a client that sends minutes of audio at
- * once is read many frames a turn and a request behind that audio is not kept waiting, while
- * the other connections still get a turn between the batches. After any other message the reader
+ * back in a turn of the event loop: at least {@link AUDIO_PER_TURN}, then more while the turn has
+ * taken less than {@link AUDIO_TURN_MS} of main-thread time, up to {@link MAX_AUDIO_PER_TURN}.
+ * Each is cheap (checked and queued for the ears, which bound their own work; audio past a full
+ * queue is dropped at once), so a client that sends minutes of audio at once is read hundreds of
+ * frames a turn and a request behind that audio is not kept waiting, while the other
+ * connections still get a turn between the batches, each batch bounded in time. After any other message the reader
  * gives the event loop a turn before the next one, so a burst of requests is read at the pace it
  * is handled and never holds up the other connections.
  *
@@ -16,8 +18,12 @@ import type { RawData } from 'ws';
 
 /** Messages read from the socket and not yet handled, past which the socket is paused. */
 export const MAX_WAITING = 256;
-/** Audio frames taken back to back before the other connections get a turn (about half a second of 16 ms frames). */
+/** Audio frames always taken back to back before the other connections get a turn (about half a second of 16 ms frames). */
 export const AUDIO_PER_TURN = 32;
+/** Main-thread time past which no more audio is taken in the turn (ms). */
+export const AUDIO_TURN_MS = 2;
+/** Most audio frames taken in one turn, however cheap. */
+export const MAX_AUDIO_PER_TURN = 512;
 
 /** What a handled message was. */
 export type TakenKind = 'audio' | 'other';
@@ -30,6 +36,7 @@ export class ConnectionReader {
   /** Handles one message and says what it was (until a session is bound: nothing). */
   take: (data: RawData, isBinary: boolean) => TakenKind = () => 'other';
   readonly #pause: (paused: boolean) => void;
+  readonly #now: () => number;
   /** Read messages; the handled ones before `#head` are cleared. */
   readonly #waiting: ([RawData, boolean] | undefined)[] = [];
   #head = 0;
@@ -37,11 +44,14 @@ export class ConnectionReader {
   #running = false;
   /** Audio frames taken since the reader last gave the loop a turn. */
   #audioTaken = 0;
+  /** When the first of them was taken (`performance.now()`). */
+  #audioSince = 0;
   readonly #reasons = new Set<PauseReason>();
 
-  /** `pause` stops (true) or resumes (false) reading the socket. */
-  constructor(pause: (paused: boolean) => void) {
+  /** `pause` stops (true) or resumes (false) reading the socket; `now` reads the clock (ms). */
+  constructor(pause: (paused: boolean) => void, now: () => number = () => performance.now()) {
     this.#pause = pause;
+    this.#now = now;
   }
 
   /** Messages read and not yet handled. */
@@ -75,9 +85,10 @@ export class ConnectionReader {
       while (this.#head < this.#waiting.length && !this.#reasons.has('session')) {
         const [data, isBinary] = this.#waiting[this.#head]!;
         this.#waiting[this.#head++] = undefined;
+        if (this.#audioTaken === 0) this.#audioSince = this.#now();
         const kind = this.take(data, isBinary);
         // The next message, here already or still to come, waits for the loop's next turn.
-        if (kind !== 'audio' || ++this.#audioTaken >= AUDIO_PER_TURN) {
+        if (kind !== 'audio' || this.#turnTaken(++this.#audioTaken)) {
           this.#yieldTurn();
           break;
         }
@@ -86,6 +97,12 @@ export class ConnectionReader {
       this.#running = false;
       this.#compact();
     }
+  }
+
+  /** Whether the turn has taken all the audio it may, `taken` frames so far. */
+  #turnTaken(taken: number): boolean {
+    if (taken < AUDIO_PER_TURN) return false;
+    return taken >= MAX_AUDIO_PER_TURN || this.#now() - this.#audioSince >= AUDIO_TURN_MS;
   }
 
   /** Take the next message in a later turn of the event loop. */
