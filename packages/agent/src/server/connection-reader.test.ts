@@ -5,6 +5,7 @@ import {
   ConnectionReader,
   MAX_AUDIO_PER_TURN,
   MAX_WAITING,
+  MAX_WAITING_BYTES,
 } from './connection-reader.js';
 import type { TakenKind } from './connection-reader.js';
 
@@ -81,6 +82,19 @@ describe('ConnectionReader', () => {
     expect(pauses).toEqual([true]);
     while (r.waiting > MAX_WAITING / 4) await turn();
     expect(pauses).toEqual([true, false]);
+  });
+
+  it('stops reading the socket past its bound in bytes, long before its bound in messages', async () => {
+    const pauses: boolean[] = [];
+    const r = new ConnectionReader((paused) => pauses.push(paused));
+    r.take = () => 'other';
+    const large = Buffer.alloc(MAX_WAITING_BYTES / 4 + 1); // just over 1 MiB
+    for (let i = 0; i < 6; i++) r.push(large, true); // the first is taken at once
+    expect(r.waiting).toBe(5);
+    expect(pauses).toEqual([true]);
+    while (r.waitingBytes > MAX_WAITING_BYTES / 4) await turn();
+    expect(pauses).toEqual([true, false]);
+    expect(r.waiting).toBe(0);
   });
 
   it('hands the session nothing while it has paused its input, then what waited, in order', async () => {

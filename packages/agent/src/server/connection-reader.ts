@@ -9,8 +9,8 @@
  * gives the event loop a turn before the next one, so a burst of requests is read at the pace it
  * is handled and never holds up the other connections.
  *
- * Messages waiting here are bounded: past {@link MAX_WAITING} the socket is no longer read until
- * they are down to a quarter of it. The session can stop the reading too (too many requests
+ * Messages waiting here are bounded in count and in bytes: past {@link MAX_WAITING} messages or
+ * {@link MAX_WAITING_BYTES} the socket is no longer read until both are down to a quarter. The session can stop the reading too (too many requests
  * pending, a full audio queue): then it is handed nothing more, the messages already read wait
  * here, and the socket is read only once no reason holds it.
  */
@@ -18,6 +18,8 @@ import type { RawData } from 'ws';
 
 /** Messages read from the socket and not yet handled, past which the socket is paused. */
 export const MAX_WAITING = 256;
+/** Bytes of messages read and not yet handled, past which the socket is paused (four of the largest messages). */
+export const MAX_WAITING_BYTES = 4 * 1024 * 1024;
 /** Audio frames always taken back to back before the other connections get a turn (about half a second of 16 ms frames). */
 export const AUDIO_PER_TURN = 32;
 /** Main-thread time past which no more audio is taken in the turn (ms). */
@@ -40,6 +42,8 @@ export class ConnectionReader {
   /** Read messages; the handled ones before `#head` are cleared. */
   readonly #waiting: ([RawData, boolean] | undefined)[] = [];
   #head = 0;
+  /** Bytes of the messages waiting. */
+  #waitingBytes = 0;
   #scheduled = false;
   #running = false;
   /** Audio frames taken since the reader last gave the loop a turn. */
@@ -59,10 +63,17 @@ export class ConnectionReader {
     return this.#waiting.length - this.#head;
   }
 
+  /** Bytes of the messages read and not yet handled. */
+  get waitingBytes(): number {
+    return this.#waitingBytes;
+  }
+
   /** A message arrived. */
   push(data: RawData, isBinary: boolean): void {
     this.#waiting.push([data, isBinary]);
-    if (this.waiting > MAX_WAITING) this.setPaused('waiting', true);
+    this.#waitingBytes += byteLength(data);
+    if (this.waiting > MAX_WAITING || this.#waitingBytes > MAX_WAITING_BYTES)
+      this.setPaused('waiting', true);
     if (!this.#scheduled && !this.#running) this.#drain();
   }
 
@@ -85,6 +96,7 @@ export class ConnectionReader {
       while (this.#head < this.#waiting.length && !this.#reasons.has('session')) {
         const [data, isBinary] = this.#waiting[this.#head]!;
         this.#waiting[this.#head++] = undefined;
+        this.#waitingBytes -= byteLength(data);
         if (this.#audioTaken === 0) this.#audioSince = this.#now();
         const kind = this.take(data, isBinary);
         // The next message, here already or still to come, waits for the loop's next turn.
@@ -122,8 +134,18 @@ export class ConnectionReader {
       this.#waiting.splice(0, this.#head);
       this.#head = 0;
     }
-    if (this.#reasons.has('waiting') && this.waiting <= MAX_WAITING / 4) {
+    if (
+      this.#reasons.has('waiting') &&
+      this.waiting <= MAX_WAITING / 4 &&
+      this.#waitingBytes <= MAX_WAITING_BYTES / 4
+    ) {
       this.setPaused('waiting', false);
     }
   }
+}
+
+/** The size of a message as ws hands it over. */
+function byteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, part) => n + part.length, 0);
+  return data.byteLength;
 }
