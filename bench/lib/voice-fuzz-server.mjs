@@ -54,7 +54,8 @@ const rss = () => {
   return process.memoryUsage().rss;
 };
 let peak = 0;
-setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100).unref();
+// `memoryUsage.rss()` only reads the resident size (`memoryUsage()` walks the heap too).
+setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100).unref();
 /** Resident bytes by kind of mapping (/proc/self/smaps): the brk heap, anonymous, files. */
 function residentByKind() {
   const kinds = { brk: 0, anon: 0, file: 0 };
