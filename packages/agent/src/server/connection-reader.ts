@@ -5,14 +5,15 @@
  * Each is cheap (checked and queued for the ears, which bound their own work; audio past a full
  * queue is dropped at once), so a client that sends minutes of audio at once is read hundreds of
  * frames a turn and a request behind that audio is not kept waiting, while the other
- * connections still get a turn between the batches, each batch bounded in time. After any other message the reader
- * gives the event loop a turn before the next one, so a burst of requests is read at the pace it
- * is handled and never holds up the other connections.
+ * connections still get a turn between the batches, each batch bounded in time. After any other
+ * message the reader gives the event loop a turn before the next one, so a burst of requests is
+ * read at the pace it is handled and never holds up the other connections.
  *
  * Messages waiting here are bounded in count and in bytes: past {@link MAX_WAITING} messages or
- * {@link MAX_WAITING_BYTES} the socket is no longer read until both are down to a quarter. The session can stop the reading too (too many requests
- * pending, a full audio queue): then it is handed nothing more, the messages already read wait
- * here, and the socket is read only once no reason holds it.
+ * {@link MAX_WAITING_BYTES} the socket is no longer read until both are down to a quarter. The
+ * session can stop the reading too (too many requests pending, a full audio queue): then it is
+ * handed nothing more, the messages already read wait here, and the socket is read only once no
+ * reason holds it.
  */
 import type { RawData } from 'ws';
 
@@ -48,7 +49,7 @@ export class ConnectionReader {
   #running = false;
   /** Audio frames taken since the reader last gave the loop a turn. */
   #audioTaken = 0;
-  /** When the first of them was taken (`performance.now()`). */
+  /** When the first of them was taken (the reader's clock, ms). */
   #audioSince = 0;
   readonly #reasons = new Set<PauseReason>();
 

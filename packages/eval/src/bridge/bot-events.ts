@@ -70,10 +70,10 @@ export type BotEvent =
       settleAt?: number;
     };
 
-/** The handler of each event kind a consumer cares about. */
 /** What a bot reports it has heard (`audio-heard`), as the lockstep takes it. */
 export type HeardReport = Omit<Extract<BotEvent, { kind: 'heard-through' }>, 'kind'>;
 
+/** The handler of each event kind a consumer cares about. */
 export type BotEventHandlers = {
   [K in BotEvent['kind']]?: (role: BotRole, event: Extract<BotEvent, { kind: K }>) => void;
 };
