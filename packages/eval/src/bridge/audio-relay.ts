@@ -18,6 +18,7 @@
  * the user's audio through the caller's line.
  */
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
+import { eachNoting } from './bot-events.js';
 import type { BotEventHandlers } from './bot-events.js';
 import type { BotConnection } from './bot-connection.js';
 import { oracleEar } from './oracle-ear.js';
@@ -26,6 +27,17 @@ import type { RelayClock } from './audio-timeline.js';
 import type { TurnRelay } from './relay.js';
 import { Duplex, heardSentences } from './duplex.js';
 import type { DuplexOptions } from './duplex.js';
+import {
+  RESPONSE_MS,
+  SLOW_RESPONSE_MS,
+  agentLatency,
+  describeWait,
+  heardOut,
+  newEars,
+  responseMs,
+  stillMs,
+  waitUntil,
+} from './relay-parts.js';
 import type { Ears, OpenSegment, Waiter } from './relay-parts.js';
 import { byStart } from './types.js';
 import type { AudioRecord, BotRole, BotTurn, SpeechSegment, StopReason } from './types.js';
@@ -49,6 +61,13 @@ export interface AudioRelayOptions {
   responseTimeoutMs?: number;
   /** Longest segment, audio time, ms. @default 600000 */
   maxTurnMs?: number;
+  /**
+   * Wall time the relay may stand still (no audio relayed, no bot event) while a bot has the
+   * turn, ms; then the wait fails as timed out (an infrastructure failure: the scenario is
+   * retried), with what the relay was waiting for. @default 60000 past the longest wait the
+   * relay has a rule for (see `responseTimeoutMs`)
+   */
+  stillMs?: number;
   /** Receives bridge-log lines. */
   log: (line: string) => void;
   /** Fast clock: full duplex (lockstep, cuts, the caller's line). */
@@ -63,10 +82,6 @@ export interface AudioRelayOptions {
 const other = (role: BotRole): BotRole => (role === 'agent' ? 'user' : 'agent');
 /** Silence both bots hear before the first words, ms (a whole number of grid steps). */
 const LEAD_IN_MS = 3 * GRID_MS;
-/** Wall time a bot has to start speaking, ms (see `responseTimeoutMs`). */
-const RESPONSE_MS = 30_000;
-/** The same on the fast clock while the bot may still be decoding or synthesizing at length. */
-const SLOW_RESPONSE_MS = 120_000;
 /** Fast clock: silence relayed after the last words, ms (the real-time clock goes on anyway). */
 const SETTLE_SILENCE_MS = 4000;
 const seconds = (samples: number) => samples / RELAY_SAMPLE_RATE;
@@ -80,11 +95,10 @@ export class AudioRelay implements TurnRelay {
   readonly #synthesizing: Record<BotRole, boolean> = { agent: false, user: false };
   readonly #finished: Record<BotRole, BotTurn[]> = { agent: [], user: [] };
   readonly #ttfb: AudioRecord['ttfb'] = { agent: {}, user: {} };
-  readonly #ears: Record<BotRole, Ears> = {
-    agent: { speaking: false, utterances: 0, finals: 0 },
-    user: { speaking: false, utterances: 0, finals: 0 },
-  };
+  readonly #ears: Record<BotRole, Ears> = { agent: newEars(), user: newEars() };
   #waiter: Waiter | undefined;
+  /** When (`performance.now()`) audio was last relayed or a bot last reported an event. */
+  #movedAt = performance.now();
   #kickedOff = false;
   readonly #duplex: Duplex | undefined;
   readonly #tell: ((speaker: BotRole, text: string) => void) | undefined;
@@ -100,6 +114,8 @@ export class AudioRelay implements TurnRelay {
           log: (line) => this.#logLine('--', line),
           tailMs,
           awaitingFinal: (role) => this.#ears[role].finals < this.#ears[role].utterances,
+          silent: (role) =>
+            !this.#open[role] && !this.#synthesizing[role] && this.#timeline.silent(role),
           realtime: options.clock === 'realtime',
         })
       : undefined;
@@ -121,7 +137,10 @@ export class AudioRelay implements TurnRelay {
         },
         sent: (role, tag, position) => this.#sent(role, tag, position),
         drained: (role, tag) => this.#drained(role, tag),
-        moved: () => this.#checkWaiter(),
+        moved: () => {
+          this.#movedAt = performance.now();
+          this.#checkWaiter();
+        },
       },
     });
     this.#tell = options.tell?.length
@@ -132,7 +151,7 @@ export class AudioRelay implements TurnRelay {
           log: (line) => this.#logLine('!!', line),
         })
       : undefined;
-    this.handlers = {
+    this.handlers = eachNoting(() => (this.#movedAt = performance.now()), {
       'started-speaking': (role) => this.#startSegment(role),
       'stopped-speaking': (role) => this.#stopSegment(role),
       'tts-started': (role) => (this.#synthesizing[role] = true),
@@ -167,16 +186,16 @@ export class AudioRelay implements TurnRelay {
         this.#deliver(role, { ...event.turn, timing: this.#instant() });
       },
       metrics: (role, event) => {
-        for (const { processor, value } of event.ttfb) {
+        for (const { processor, value } of event.ttfb)
           (this.#ttfb[role][processor] ??= []).push(value);
-        }
       },
       ...(this.#duplex?.handlers(this.#segments, () => this.now()) ?? {}),
-    };
+    });
   }
 
   /** The bot's speech, as received. */
   audio(role: BotRole, frame: AudioFrameValue): void {
+    this.#movedAt = performance.now();
     this.#timeline.audio(role, frame);
   }
 
@@ -200,47 +219,64 @@ export class AudioRelay implements TurnRelay {
     const disconnected = this.#options.disconnected();
     if (disconnected) return Promise.reject(new Error(disconnected));
     const responseMs = this.#responseMs(speaker);
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         role: speaker,
         deadline,
         respondBy: performance.now() + responseMs,
-        timer: setTimeout(() => this.#checkWaiter(), responseMs + 1),
+        timer: undefined,
         segmentsBefore: this.#segments.length,
         resolve: (turn) => {
           clearTimeout(waiter.timer);
           resolve(turn);
         },
+        reject: (err) => {
+          clearTimeout(waiter.timer);
+          reject(err);
+        },
       };
       this.#waiter = waiter;
+      this.#arm(waiter);
       this.#checkWaiter();
     });
   }
 
+  /**
+   * Look at `waiter` again when its bot's time to start is up, or when the relay will have stood
+   * still for too long (see {@link #stoodStill}).
+   */
+  #arm(waiter: Waiter): void {
+    clearTimeout(waiter.timer);
+    const due = Math.min(waiter.respondBy, this.#movedAt + this.#stillMs(waiter.role));
+    waiter.timer = setTimeout(
+      () => {
+        this.#checkWaiter();
+        if (this.#waiter === waiter && !this.#stoodStill(waiter)) this.#arm(waiter);
+      },
+      Math.max(0, due - performance.now()) + 1,
+    );
+  }
+
+  /** See `stillMs`. */
+  #stillMs(role: BotRole): number {
+    return (
+      this.#options.stillMs ?? stillMs(this.#options.responseTimeoutMs, this.#responseMs(role))
+    );
+  }
+
   /** The time `role` has to start speaking, from now (see `responseTimeoutMs`). */
   #responseMs(role: BotRole): number {
-    if (this.#options.responseTimeoutMs !== undefined) return this.#options.responseTimeoutMs;
-    if (this.#options.clock === 'realtime' && !this.#duplex) return RESPONSE_MS;
+    const fixed = this.#options.clock === 'realtime' && !this.#duplex ? RESPONSE_MS : undefined;
     const ears = this.#ears[role];
-    const heard = this.#segments.findLast((s) => s.role === other(role));
-    const heardOut = !heard || ears.utterances > heard.earsAtStart;
-    if (heardOut && !ears.speaking && ears.finals >= ears.utterances) return RESPONSE_MS;
-    // Still decoding what it heard: at least as long as that took to say.
-    const said =
-      heard?.startSample === undefined || heard.endSample === undefined
-        ? 0
-        : ((heard.endSample - heard.startSample) * 1000) / RELAY_SAMPLE_RATE;
-    return Math.max(SLOW_RESPONSE_MS, said);
+    return responseMs(role, this.#segments, ears, this.#options.responseTimeoutMs ?? fixed);
   }
 
   /** The bot whose turn it is heard something: it is still at work, its time starts again. */
   #hearing(role: BotRole): void {
     const waiter = this.#waiter;
     if (waiter?.role !== role) return;
-    const responseMs = this.#responseMs(role);
-    waiter.respondBy = performance.now() + responseMs;
-    clearTimeout(waiter.timer);
-    waiter.timer = setTimeout(() => this.#checkWaiter(), responseMs + 1);
+    waiter.respondBy = performance.now() + this.#responseMs(role);
+    this.#arm(waiter);
   }
 
   botClosed(role: BotRole): void {
@@ -260,22 +296,15 @@ export class AudioRelay implements TurnRelay {
     if (this.#duplex && lastEnd !== undefined) {
       // Full duplex: the bots may talk on; the record stops a settling silence after the end.
       const stopAt = this.#duplex.settle(lastEnd, SETTLE_SILENCE_MS);
-      const until = performance.now() + ms;
-      while (this.#timeline.position < stopAt && performance.now() < until)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      return;
+      return waitUntil(() => this.#timeline.position >= stopAt, ms);
     }
     const last = this.#segments.at(-1);
     // A segment cut off by a time limit is not heard out: its speaker may talk on for ever.
     if (!last || last.startSample === undefined || !last.stopped) return;
     const ears = this.#ears[other(last.role)];
-    const before = last.earsAtStart;
-    const heardOut = () =>
-      ears.utterances > before && !ears.speaking && ears.finals >= ears.utterances;
-    const until = performance.now() + ms;
     this.#timeline.addSilence(SETTLE_SILENCE_MS);
-    while (!heardOut() && performance.now() < until && !this.#options.disconnected())
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const over = () => heardOut(ears, last.earsAtStart) || !!this.#options.disconnected();
+    return waitUntil(over, ms);
   }
 
   dispose(): void {
@@ -317,7 +346,7 @@ export class AudioRelay implements TurnRelay {
       said,
       heard: s.heard.join(' '),
     };
-    const latency = this.#latency(s);
+    const latency = agentLatency(this.#segments, s);
     if (latency !== undefined) segment.latencyMs = latency;
     if (said.trim() === '' || s.duplex?.cut) segment.interrupted = true;
     return segment;
@@ -328,31 +357,6 @@ export class AudioRelay implements TurnRelay {
     if (!s.duplex) return s.said;
     s.duplex.cut = this.#timeline.wasCut(s.role, s.tag) || s.startSample === undefined;
     return heardSentences(s.duplex, s.said, s.sent);
-  }
-
-  /**
-   * Agent segments: from the end of the user's previous speech to the agent's first audio
-   * reaching the relay (the relay's own jitter buffer and grid are not the agent's doing).
-   */
-  #latency(s: OpenSegment): number | undefined {
-    if (s.role !== 'agent' || s.startSample === undefined) return undefined;
-    const before = this.#segments
-      .filter((p) => p.role === 'user' && p.endSample !== undefined)
-      .filter((p) => (p.startSample ?? 0) < (s.startSample ?? 0));
-    const previous = before.at(-1);
-    if (!previous || previous.endSample === undefined) return undefined;
-    // A user segment the agent already answered does not count twice.
-    const answered = this.#segments.some(
-      (p) =>
-        p.role === 'agent' &&
-        p !== s &&
-        p.startSample !== undefined &&
-        p.startSample > (previous.startSample ?? 0) &&
-        p.startSample < (s.startSample ?? 0),
-    );
-    if (answered) return undefined;
-    const first = Math.min(s.arrivalSample ?? s.startSample, s.startSample);
-    return ((first - previous.endSample) * 1000) / RELAY_SAMPLE_RATE;
   }
 
   #logLine(direction: string, text: string): void {
@@ -472,5 +476,24 @@ export class AudioRelay implements TurnRelay {
       this.#segments.slice(waiter.segmentsBefore).some((s) => s.role === waiter.role);
     if (!started && performance.now() >= waiter.respondBy)
       stop('[NO_RESPONSE]', { text: '', interrupted: true });
+  }
+
+  /**
+   * Has the relay stood still too long while `waiter`'s bot has the turn? Then nothing the relay
+   * waits for can still come: a defect, not the bots' doing; the wait fails (retried).
+   */
+  #stoodStill(waiter: Waiter): boolean {
+    const still = performance.now() - this.#movedAt;
+    if (still < this.#stillMs(waiter.role)) return false;
+    this.#waiter = undefined;
+    const wait = describeWait(waiter, this.#segments, this.#synthesizing, this.#ears);
+    const state = `${wait}; timeline ${this.#timeline.describe()}`;
+    this.#logLine('!!', `the relay stood still: ${state}`);
+    const seconds = Math.round(still / 1000);
+    const turn = `the ${waiter.role} bot's turn under way`;
+    waiter.reject(
+      new Error(`timed out: the relay stood still for ${seconds} s with ${turn} (${state})`),
+    );
+    return true;
   }
 }

@@ -22,7 +22,6 @@
  * relay in lockstep with the bots' ears). {@link AudioTimeline.cut} drops the rest of a bot's
  * speech from a position on (the bot was interrupted).
  */
-import { Resampler, downmixPcm16ToMono } from '@scenaro/agent/voice';
 import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { Chunk, StepFilter } from './step-filter.js';
 import { StepPace } from './step-pace.js';
@@ -187,6 +186,23 @@ export class AudioTimeline {
     this.#kick();
   }
 
+  /** Has `source` no speech left to relay (none queued, none on its way in)? */
+  silent(source: BotRole): boolean {
+    return this.#streams[source].silent;
+  }
+
+  /** Where the timeline is and what each stream holds, in a few words (for a diagnostic). */
+  describe(): string {
+    const { agent, user } = this.#streams;
+    const filter = this.#options.filter?.describe?.();
+    return [
+      `at ${this.#position}`,
+      agent.describe(),
+      user.describe(),
+      ...(filter ? [filter] : []),
+    ].join('; ');
+  }
+
   stop(): void {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
@@ -199,7 +215,7 @@ export class AudioTimeline {
     stream.inFlight++;
     stream.chain = stream.chain
       .then(async () => {
-        stream.append(await this.#convert(stream, frame));
+        stream.append(await stream.convert(frame));
         const tag = stream.tag;
         if (tag === undefined || tag === stream.arrivedTag) return;
         stream.arrivedTag = tag;
@@ -295,20 +311,6 @@ export class AudioTimeline {
     stream.pending.delete(tag);
     stream.ended.delete(tag);
     this.#options.listener.drained(stream.source, tag);
-  }
-
-  async #convert(stream: Stream, frame: AudioFrameValue): Promise<Uint8Array> {
-    let pcm = frame.audio;
-    if (pcm.length % 2 === 1) pcm = pcm.subarray(0, pcm.length - 1);
-    if (frame.numChannels > 1) pcm = downmixPcm16ToMono(pcm, frame.numChannels);
-    if (frame.sampleRate === RELAY_SAMPLE_RATE) return pcm;
-    if (stream.resampler?.rate !== frame.sampleRate) {
-      stream.resampler = {
-        rate: frame.sampleRate,
-        resampler: Resampler.create({ inputRate: frame.sampleRate, outputRate: RELAY_SAMPLE_RATE }),
-      };
-    }
-    return (await stream.resampler.resampler).processPcm16(pcm);
   }
 
   #kick(): void {

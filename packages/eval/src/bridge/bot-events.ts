@@ -84,6 +84,17 @@ export function dispatchBotEvent(handlers: BotEventHandlers, role: BotRole, even
   handler?.(role, event);
 }
 
+/** `handlers`, each calling `note` first (a consumer that watches for any sign of life). */
+export function eachNoting(note: () => void, handlers: BotEventHandlers): BotEventHandlers {
+  const noting: Record<string, (...args: never[]) => void> = {};
+  for (const [kind, handler] of Object.entries(handlers) as [string, (...a: never[]) => void][])
+    noting[kind] = (...args) => {
+      note();
+      handler(...args);
+    };
+  return noting as BotEventHandlers;
+}
+
 /** A pushed action record: any object (the bot server builds it; its fields are taken as sent). */
 function isActionRecord(value: unknown): value is ActionRecord {
   return isJsonObject(value);

@@ -106,6 +106,17 @@ export class CallerLine implements StepFilter {
     return this.#cutIn !== undefined;
   }
 
+  /** Where an interruption under way holds the timeline for the user bot's answer. */
+  get holdAt(): number | undefined {
+    return this.#cutIn?.holdAt;
+  }
+
+  /** What the line waits for, in a few words (for a diagnostic). */
+  describe(): string | undefined {
+    const cutIn = this.#cutIn;
+    return cutIn && `the caller's cut-in holds at ${cutIn.holdAt} for the user bot's answer`;
+  }
+
   /** The user bot will not answer the interruption (it heard nothing, or said nothing). */
   release(): void {
     this.#cutIn = undefined;

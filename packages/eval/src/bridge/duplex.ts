@@ -39,6 +39,19 @@ export interface DuplexSegment {
   cutAt?: number;
 }
 
+/** What a {@link Duplex} needs of its relay. */
+export interface DuplexParts {
+  timeline: () => AudioTimeline;
+  bot: (role: BotRole) => BotConnection;
+  log: (line: string) => void;
+  tailMs: number;
+  awaitingFinal: (role: BotRole) => boolean;
+  /** `role` has no speech under way: no segment open, none synthesized, none left to relay. */
+  silent: (role: BotRole) => boolean;
+  /** The timeline runs at real-time pace (behind the bots). */
+  realtime?: boolean;
+}
+
 /** The duplex share of one audio relay. */
 export class Duplex {
   readonly line: CallerLine | undefined;
@@ -46,19 +59,10 @@ export class Duplex {
   /** When the agent started tool calls, seconds of audio time. */
   readonly toolCalls: number[] = [];
   #stopAt: number | undefined;
+  readonly #parts: DuplexParts;
 
-  constructor(
-    options: DuplexOptions,
-    parts: {
-      timeline: () => AudioTimeline;
-      bot: (role: BotRole) => BotConnection;
-      log: (line: string) => void;
-      tailMs: number;
-      awaitingFinal: (role: BotRole) => boolean;
-      /** The timeline runs at real-time pace (behind the bots). */
-      realtime?: boolean;
-    },
-  ) {
+  constructor(options: DuplexOptions, parts: DuplexParts) {
+    this.#parts = parts;
     this.lockstep = new Lockstep({
       timeline: parts.timeline,
       bot: parts.bot,
@@ -92,6 +96,7 @@ export class Duplex {
       mayStart: (source, position) => line?.mayStart(source, position) ?? true,
       holds: (source, position) => this.lockstep.holds(source, position),
       busy: (position) => (line?.busy() ?? false) || this.lockstep.busy(position),
+      describe: () => [this.lockstep.describe(), line?.describe()].filter(Boolean).join('; '),
     };
   }
 
@@ -117,7 +122,10 @@ export class Duplex {
         for (const s of segments)
           if (s.role === role && s.duplex && s.startSample === undefined) s.duplex.cutAt ??= at;
       },
-      'heard-through': (role, event) => this.lockstep.heard(role, event),
+      'heard-through': (role, event) => {
+        this.lockstep.heard(role, event);
+        if (role === 'user') this.#noAnswerDue();
+      },
       'function-call-started': (role) => {
         if (role === 'agent') this.toolCalls.push(now() / 1000);
       },
@@ -131,12 +139,34 @@ export class Duplex {
 
   /** The user bot heard something final: nothing to answer with releases an interruption. */
   userHeard(text: string): void {
-    if (text.trim() === '' && this.line?.holding) this.line.release();
+    if (text.trim() === '') this.#release();
   }
 
   /** The user bot's turn came with nothing to say. */
   userSaidNothing(): void {
-    if (this.line?.holding) this.line.release();
+    this.#release();
+  }
+
+  /**
+   * An interruption holds the timeline for the user bot's answer, but the bot heard nothing it
+   * could answer: its ears report the hold's place, quiet, with no turn under way and no speech
+   * (it was speaking itself, or between utterances, when it stopped hearing the agent). The
+   * place is fixed by the audio, so the line goes on there on every run.
+   */
+  #noAnswerDue(): void {
+    const holdAt = this.line?.holdAt;
+    if (holdAt === undefined) return;
+    if (!this.lockstep.quietThrough('user', holdAt)) return;
+    if (this.#parts.awaitingFinal('user') || !this.#parts.silent('user')) return;
+    this.#parts.log(`the user bot has nothing to answer at ${holdAt}: its cut-in goes on without`);
+    this.#release();
+  }
+
+  /** The interruption under way, if any, waits for no answer. */
+  #release(): void {
+    if (!this.line?.holding) return;
+    this.line.release();
+    this.#parts.timeline().poke();
   }
 
   /**

@@ -194,6 +194,21 @@ export class Lockstep {
     this.#options.timeline().poke();
   }
 
+  /**
+   * Has `role` reported hearing its input through `position`, with no speech there and no turn
+   * waiting for its reply (it has nothing it is about to answer)?
+   */
+  quietThrough(role: BotRole, position: number): boolean {
+    return this.#heard[role] >= position && !this.#hearing[role] && !this.#waiting[role];
+  }
+
+  /** Where each bot's ears are, in a few words (for a diagnostic). */
+  describe(): string {
+    const ears = (role: BotRole) =>
+      `${role} ears at ${this.#heard[role]}${this.#hearing[role] ? ' hearing' : ''}${this.#waiting[role] ? ' waiting' : ''}`;
+    return `${ears('agent')}, ${ears('user')}`;
+  }
+
   /** The place of the oldest reply of `role` that started and has not played. */
   #replyPlace(role: BotRole): number | undefined {
     for (const at of this.#replyAt[role].values()) return at;

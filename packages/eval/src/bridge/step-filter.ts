@@ -37,4 +37,6 @@ export interface StepFilter {
   holds?(source: BotRole, position: number): boolean;
   /** Fast clock: the filter has more to send at `position` (steps go on with nothing queued). */
   busy(position: number): boolean;
+  /** What the filter waits for, in a few words (for a diagnostic). */
+  describe?(): string | undefined;
 }

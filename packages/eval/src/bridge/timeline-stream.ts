@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { Resampler } from '@scenaro/agent/voice';
+import { Resampler, downmixPcm16ToMono } from '@scenaro/agent/voice';
+import type { AudioFrameValue } from '@scenaro/sdk/protocol';
 import type { Chunk } from './step-filter.js';
 import type { BotRole } from './types.js';
 
@@ -63,6 +64,40 @@ export class Stream {
     while (this.marks[0] && this.marks[0].count <= this.sentCount)
       due.push(this.marks.shift()!.call);
     return due;
+  }
+
+  /** No speech left to relay: none queued, none on its way in. */
+  get silent(): boolean {
+    return this.chunks.length === 0 && this.inFlight === 0 && this.partial.length === 0;
+  }
+
+  /** What the stream holds, in a few words (for a diagnostic). */
+  describe(): string {
+    const pending = [...this.pending].map(([tag, n]) => `${tag}:${n}`).join(' ');
+    return [
+      `${this.source} ${this.speaking ? 'speaking' : 'quiet'}`,
+      `${this.chunks.length} queued`,
+      ...(this.inFlight > 0 ? [`${this.inFlight} converting`] : []),
+      ...(this.owed > 0 ? [`${this.owed} owed`] : []),
+      ...(this.tailDue !== undefined ? [`tail ${this.tailDue} due`] : []),
+      ...(this.cut ? [`cut at ${this.cut.at}`] : []),
+      ...(pending ? [`pending ${pending}`] : []),
+    ].join(', ');
+  }
+
+  /** A frame of the bot's speech as 16 kHz mono PCM16. */
+  async convert(frame: AudioFrameValue): Promise<Uint8Array> {
+    let pcm = frame.audio;
+    if (pcm.length % 2 === 1) pcm = pcm.subarray(0, pcm.length - 1);
+    if (frame.numChannels > 1) pcm = downmixPcm16ToMono(pcm, frame.numChannels);
+    if (frame.sampleRate === RELAY_SAMPLE_RATE) return pcm;
+    if (this.resampler?.rate !== frame.sampleRate) {
+      this.resampler = {
+        rate: frame.sampleRate,
+        resampler: Resampler.create({ inputRate: frame.sampleRate, outputRate: RELAY_SAMPLE_RATE }),
+      };
+    }
+    return (await this.resampler.resampler).processPcm16(pcm);
   }
 
   get starved(): boolean {
