@@ -116,7 +116,6 @@ export class AudioRelay implements TurnRelay {
           awaitingFinal: (role) => this.#ears[role].finals < this.#ears[role].utterances,
           silent: (role) =>
             !this.#open[role] && !this.#synthesizing[role] && this.#timeline.silent(role),
-          realtime: options.clock === 'realtime',
         })
       : undefined;
     this.#timeline = new AudioTimeline({

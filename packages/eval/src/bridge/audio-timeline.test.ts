@@ -215,6 +215,30 @@ describe('AudioTimeline', () => {
     expect(sent[0]).toBe(Math.ceil(70 / GRID_CHUNKS) * GRID_CHUNKS);
   });
 
+  it('fast at full speed: an early answer waits for its turn while other speech moves the timeline on', async () => {
+    // The other side keeps the timeline going to chunk 300; the answer to a turn placed at chunk
+    // 70 is in before the first step: it starts where an answer that came late would.
+    const results: number[] = [];
+    for (const early of [true, false]) {
+      const { line, sent } = timeline('fast', {
+        filter: {
+          ...holding(300),
+          holds: (source, p) => source === 'agent' && p < 70 * CHUNK_SAMPLES,
+          // Held at the turn's place until the answer is in (the bot's ears wait there).
+          mayStep: (p, queued) => queued.agent || p < 70 * CHUNK_SAMPLES,
+        },
+      });
+      if (!early) await vi.advanceTimersByTimeAsync(1000);
+      line.startSegment('agent', 0);
+      line.audio('agent', speech(500));
+      line.endSegment('agent');
+      await vi.advanceTimersByTimeAsync(8000);
+      line.stop();
+      results.push(sent[0]!);
+    }
+    expect(results).toEqual([80, 80]);
+  });
+
   it('fast at real-time pace: a step is never taken before its time, a wait is not made up for', async () => {
     const { line } = timeline('fast', { pace: 'realtime' });
     line.startSegment('agent', 0);

@@ -82,8 +82,9 @@ export interface AudioTimelineOptions {
   /**
    * Fast clock: `realtime` takes the fast clock's steps no faster than real time (the real-time
    * clock of a full-duplex run). Audio time still stands while the timeline waits for a bot, and
-   * a bot's speech that arrives before the timeline, without it, would have stopped to wait for
-   * it waits until then: the timeline lands where it lands at full speed. @default 'free'
+   * (as at either pace) a bot's speech that arrives before the timeline, without it, would have
+   * stopped to wait for it waits until then: the timeline lands where it lands at full speed.
+   * @default 'free'
    */
   pace?: 'free' | 'realtime';
 }
@@ -411,11 +412,13 @@ export class AudioTimeline {
   #step(): void {
     const position = this.#position;
     const { user, agent } = this.#streams;
-    // Real-time pace: speech that answers a turn whose place is still ahead waits for it while
-    // the timeline, without that speech, would go on (asked before either stream moves).
+    // Speech that answers a turn whose place is still ahead waits for it while the timeline,
+    // without that speech, would go on (asked before either stream moves): an answer that comes
+    // early (real-time pace, or the other bot's speech moving the timeline on) starts where one
+    // that comes late does.
     const filter = this.#options.filter;
     const held =
-      this.#pace && filter?.holds
+      this.#options.clock === 'fast' && filter?.holds
         ? {
             user: filter.holds('user', position) && this.#canStepFast('user'),
             agent: filter.holds('agent', position) && this.#canStepFast('agent'),

@@ -48,8 +48,6 @@ export interface DuplexParts {
   awaitingFinal: (role: BotRole) => boolean;
   /** `role` has no speech under way: no segment open, none synthesized, none left to relay. */
   silent: (role: BotRole) => boolean;
-  /** The timeline runs at real-time pace (behind the bots). */
-  realtime?: boolean;
 }
 
 /** The duplex share of one audio relay. */
@@ -68,7 +66,7 @@ export class Duplex {
       bot: parts.bot,
       log: parts.log,
       awaitingFinal: parts.awaitingFinal,
-      ...(parts.realtime ? { holdTurns: true } : {}),
+      holdTurns: true,
       ...(options.windowChunks !== undefined ? { windowChunks: options.windowChunks } : {}),
     });
     this.line = options.caller

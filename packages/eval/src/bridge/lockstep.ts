@@ -36,10 +36,10 @@ export interface LockstepOptions {
   /** @default LOCKSTEP_WINDOW_CHUNKS */
   windowChunks?: number;
   /**
-   * The timeline runs behind the bots (real-time pace): each reply to a turn keeps the turn's
-   * place (`turn_at` in the bot's report) until it plays, although the bot's ears report on
-   * once the reply has started, so the timeline stops for the reply where it would stop at full
-   * speed.
+   * Each reply to a turn keeps the turn's place (`turn_at` in the bot's report) until it plays,
+   * although the bot's ears report on once the reply has started: a timeline that runs behind
+   * the bots (real-time pace), or one the other bot's speech moves on while this one's reply is
+   * still coming, starts the reply where it would start had the reply come late.
    */
   holdTurns?: boolean;
 }

@@ -31,7 +31,7 @@ export interface StepFilter {
   /** May `source` start a burst of speech at `position`? */
   mayStart(source: BotRole, position: number): boolean;
   /**
-   * Real-time pace: does the next speech of `source` answer a turn whose place is still ahead of
+   * Fast clock: does the next speech of `source` answer a turn whose place is still ahead of
    * `position` (it waits there, if the timeline would go on without it)?
    */
   holds?(source: BotRole, position: number): boolean;
