@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { seededRandom } from '@scenaro/sdk/util';
 import { CATEGORIES } from './commerce-catalogue/index.mjs';
-import { drawSpecs } from './commerce-catalogue/specs.mjs';
+import { describe, drawSpecs } from './commerce-catalogue/specs.mjs';
 import { ORDER_PLAN, USERS } from './commerce-shoppers.mjs';
 
 const DEFAULT_SEED = 20250602;
@@ -204,7 +204,7 @@ function makeProducts(r) {
         price: money(base),
         rating: Math.round((3 + r.next() * 1.95) * 10) / 10,
         review_count: r.chance(0.1) ? r.int(0, 12) : r.int(13, 2400),
-        description: type.desc(specs),
+        description: describe(type.desc, specs),
         tags: type.tags,
         specs,
       };

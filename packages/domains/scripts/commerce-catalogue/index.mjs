@@ -1,31 +1,13 @@
 /**
- * The catalogue of the commerce domain, one category per module, in the order the generator
- * draws them (the order is part of the seeded output).
+ * The catalogue of the commerce domain (`./catalogue.json`): its categories in the order the
+ * generator draws them (the order is part of the seeded output).
  *
- * Each category: a SKU prefix, brands, series names and product types. A type gives a name label,
- * search tags, a price range in dollars, a table of how its specs are drawn (`./specs.mjs`), a
- * variant scheme and a description.
+ * Each category: a key, a SKU prefix, brands, series names and product types. A type gives a name
+ * label, search tags, a price range in dollars, a table of how its specs are drawn, a variant
+ * scheme and a description template (see `./specs.mjs` for both).
  */
-import { audio } from './audio.mjs';
-import { laptops } from './laptops.mjs';
-import { phones } from './phones.mjs';
-import { kitchen } from './kitchen.mjs';
-import { outdoor } from './outdoor.mjs';
-import { shoes } from './shoes.mjs';
-import { apparel } from './apparel.mjs';
-import { home } from './home.mjs';
-import { fitness } from './fitness.mjs';
-import { gaming } from './gaming.mjs';
+import { readFileSync } from 'node:fs';
 
-export const CATEGORIES = [
-  audio,
-  laptops,
-  phones,
-  kitchen,
-  outdoor,
-  shoes,
-  apparel,
-  home,
-  fitness,
-  gaming,
-];
+export const CATEGORIES = JSON.parse(
+  readFileSync(new URL('./catalogue.json', import.meta.url), 'utf8'),
+);
