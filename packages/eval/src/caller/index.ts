@@ -39,13 +39,7 @@ export {
 } from './presets.js';
 export type { PresetGroups, TaskCallerEffects } from './presets.js';
 export { hashString, Prng } from './prng.js';
-export {
-  MU_LAW_SILENCE,
-  muLawDecode,
-  muLawDecodeSample,
-  muLawEncode,
-  muLawEncodeSample,
-} from './g711.js';
+export * from './g711.js';
 export {
   bandPass,
   Biquad,
