@@ -1,7 +1,7 @@
 // The relay's last line of defence: when nothing moves (no audio relayed, no bot event) for too
 // long while a bot has the turn, the wait fails as timed out, naming what the relay waited for,
 // rather than hanging the run; a relay that keeps moving, however slowly, is left alone.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AudioRelay } from './audio-relay.js';
 import type { BotConnection } from './bot-connection.js';
 
@@ -56,6 +56,32 @@ describe('an audio relay that stands still', () => {
     });
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     expect(log.join('\n')).toContain('the relay stood still');
+  });
+
+  it('looks again at long intervals, not at once, once the bot has started', async () => {
+    vi.useFakeTimers();
+    try {
+      const r = new AudioRelay({
+        clock: 'fast',
+        bot: () => bot,
+        disconnected: () => undefined,
+        log: () => undefined,
+        responseTimeoutMs: 100,
+        stillMs: 60_000,
+      });
+      relays.push(r);
+      void r.exchange('agent', 'Hello', Infinity).catch(() => undefined);
+      // Synthesizing: its turn has started (nothing of it plays, so the timeline is idle).
+      r.handlers['tts-started']?.('agent', { kind: 'tts-started' });
+      const armed = vi.spyOn(globalThis, 'setTimeout');
+      await vi.advanceTimersByTimeAsync(2000);
+      // Its time to start (100 ms) is past: one look then, the next at the standing-still limit.
+      expect(armed.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      // The spy first: it wraps the fake timer, which useRealTimers then replaces.
+      vi.restoreAllMocks();
+      vi.useRealTimers();
+    }
   });
 
   it('keeps waiting while the bots move, however slowly', async () => {

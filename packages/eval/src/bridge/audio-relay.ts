@@ -235,18 +235,21 @@ export class AudioRelay implements TurnRelay {
         },
       };
       this.#waiter = waiter;
+      this.#movedAt = performance.now(); // standing still counts from the wait's start
       this.#arm(waiter);
       this.#checkWaiter();
     });
   }
 
   /**
-   * Look at `waiter` again when its bot's time to start is up, or when the relay will have stood
-   * still for too long (see {@link #stoodStill}).
+   * Look at `waiter` again when its bot's time to start is up (while that is ahead: a bot that
+   * started has no such limit), or when the relay will have stood still for too long (see
+   * {@link #stoodStill}).
    */
   #arm(waiter: Waiter): void {
     clearTimeout(waiter.timer);
-    const due = Math.min(waiter.respondBy, this.#movedAt + this.#stillMs(waiter.role));
+    const still = this.#movedAt + this.#stillMs(waiter.role);
+    const due = waiter.respondBy > performance.now() ? Math.min(waiter.respondBy, still) : still;
     waiter.timer = setTimeout(
       () => {
         this.#checkWaiter();
@@ -401,6 +404,7 @@ export class AudioRelay implements TurnRelay {
   #drained(role: BotRole, tag: number): void {
     const segment = this.#segments[tag];
     if (!segment || !segment.stopped) return;
+    if (segment.duplex) this.#duplex?.drained(role, segment.duplex, segment.startSample);
     const said = this.#said(segment);
     const turn: BotTurn = {
       text: said.trim(),
@@ -488,11 +492,9 @@ export class AudioRelay implements TurnRelay {
     const wait = describeWait(waiter, this.#segments, this.#synthesizing, this.#ears);
     const state = `${wait}; timeline ${this.#timeline.describe()}`;
     this.#logLine('!!', `the relay stood still: ${state}`);
-    const seconds = Math.round(still / 1000);
-    const turn = `the ${waiter.role} bot's turn under way`;
-    waiter.reject(
-      new Error(`timed out: the relay stood still for ${seconds} s with ${turn} (${state})`),
-    );
+    const s = Math.round(still / 1000);
+    const turn = `the ${waiter.role} bot's turn under way (${state})`;
+    waiter.reject(new Error(`timed out: the relay stood still for ${s} s with ${turn}`));
     return true;
   }
 }

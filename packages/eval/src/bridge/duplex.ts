@@ -135,14 +135,28 @@ export class Duplex {
     return { reply: this.lockstep.replyStarted(role), sentences: [], cut: false };
   }
 
-  /** The user bot heard something final: nothing to answer with releases an interruption. */
+  /**
+   * The user bot heard something final: nothing to answer with releases an interruption; else
+   * it may have been the last thing the release waited for.
+   */
   userHeard(text: string): void {
     if (text.trim() === '') this.#release();
+    else this.#noAnswerDue();
   }
 
   /** The user bot's turn came with nothing to say. */
   userSaidNothing(): void {
     this.#release();
+  }
+
+  /**
+   * A segment of `role` has all been relayed (`startSample`: where it started playing, if any
+   * of it did). A reply that never played keeps no place; the user bot's speech ending may be
+   * what a cut-in's release waited for (its ears do not report it).
+   */
+  drained(role: BotRole, segment: DuplexSegment, startSample: number | undefined): void {
+    if (startSample === undefined) this.lockstep.unplayed(role, segment.reply);
+    if (role === 'user') this.#noAnswerDue();
   }
 
   /**

@@ -104,6 +104,15 @@ describe('Lockstep with held turns', () => {
     expect(step.mayStep(50_000, none)).toBe(true);
   });
 
+  it('a reply that ended without playing holds nothing', () => {
+    const step = lockstep(true);
+    const reply = step.replyStarted('agent');
+    moveOn(step, 30_000);
+    expect(step.mayStep(20_000 + WINDOW, none)).toBe(false);
+    step.unplayed('agent', reply);
+    expect(step.mayStep(30_000 + WINDOW - 1, none)).toBe(true);
+  });
+
   it('an interrupted bot holds nothing for the replies that were cut', () => {
     const step = lockstep(true);
     step.replyStarted('agent');

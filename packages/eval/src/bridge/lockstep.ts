@@ -177,6 +177,11 @@ export class Lockstep {
     return at !== undefined && position < at + this.#window;
   }
 
+  /** Reply `reply` of `role` ended without playing (no audio, or none of it relayed): it holds nothing. */
+  unplayed(role: BotRole, reply: number): void {
+    this.#replyAt[role].delete(reply);
+  }
+
   /** Reply `reply` of `role` started playing at `position`: tell the bot. */
   playing(role: BotRole, reply: number, position: number): void {
     this.#replyAt[role].delete(reply);
