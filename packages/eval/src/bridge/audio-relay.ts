@@ -242,14 +242,13 @@ export class AudioRelay implements TurnRelay {
   }
 
   /**
-   * Look at `waiter` again when its bot's time to start is up (while that is ahead: a bot that
-   * started has no such limit), or when the relay will have stood still for too long (see
-   * {@link #stoodStill}).
+   * Look at `waiter` again when its bot's time to start is up (a bot that started has no such
+   * limit), or when the relay will have stood still for too long (see {@link #stoodStill}).
    */
   #arm(waiter: Waiter): void {
     clearTimeout(waiter.timer);
     const still = this.#movedAt + this.#stillMs(waiter.role);
-    const due = waiter.respondBy > performance.now() ? Math.min(waiter.respondBy, still) : still;
+    const due = this.#started(waiter) ? still : Math.min(waiter.respondBy, still);
     waiter.timer = setTimeout(
       () => {
         this.#checkWaiter();
@@ -449,6 +448,10 @@ export class AudioRelay implements TurnRelay {
     }
   }
 
+  /** Has the bot `waiter` waits for started its turn (synthesizing, or a segment since)? */
+  #started = ({ role, segmentsBefore }: Waiter) =>
+    this.#synthesizing[role] || this.#segments.slice(segmentsBefore).some((s) => s.role === role);
+
   /** Time limits, on the audio clock. */
   #checkWaiter(): void {
     const waiter = this.#waiter;
@@ -474,10 +477,7 @@ export class AudioRelay implements TurnRelay {
       waiter.resolve('timeout');
       return;
     }
-    const started =
-      this.#synthesizing[waiter.role] ||
-      this.#segments.slice(waiter.segmentsBefore).some((s) => s.role === waiter.role);
-    if (!started && performance.now() >= waiter.respondBy)
+    if (!this.#started(waiter) && performance.now() >= waiter.respondBy)
       stop('[NO_RESPONSE]', { text: '', interrupted: true });
   }
 
