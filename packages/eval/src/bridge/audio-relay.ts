@@ -375,7 +375,7 @@ export class AudioRelay implements TurnRelay {
       stopped: false,
       earsAtStart: this.#ears[other(role)].utterances,
       sent: 0,
-      ...(this.#duplex ? { duplex: this.#duplex.segment(role) } : {}),
+      ...(this.#duplex ? { duplex: this.#duplex.segment(role, this.#segments.length) } : {}),
     };
     this.#segments.push(segment);
     this.#open[role] = segment;

@@ -3,7 +3,7 @@ import { controlEffects } from '../caller/config.js';
 import type { CallerEffects } from '../caller/config.js';
 import { createStandInSounds } from '../caller/sound-bank.js';
 import { CHUNK_SAMPLES, RELAY_SAMPLE_RATE, SILENCE_CHUNK } from './audio-timeline.js';
-import { CallerLine } from './caller-line.js';
+import { CallerLine, continuerFits } from './caller-line.js';
 import type { CallerLineEvent } from './caller-line.js';
 import type { Chunk } from './step-filter.js';
 
@@ -34,13 +34,16 @@ function behaviour(interrupts: boolean): CallerEffects {
   return effects;
 }
 
-function line(effects: CallerEffects, seed: number): CallerLine {
+type Sentences = readonly { text: string; chunks: number }[];
+
+function line(effects: CallerEffects, seed: number, sentences?: Sentences): CallerLine {
   return new CallerLine({
     effects,
     seed,
     sounds,
     backchannels: new Map(['mm-hmm', 'okay', 'right'].map((t) => [t, backchannel])),
     tailChunks: 100,
+    ...(sentences ? { agentSentences: (tag: number) => (tag === 7 ? sentences : []) } : {}),
   });
 }
 
@@ -129,5 +132,76 @@ describe('the caller line', () => {
       expect(l.holding).toBe(false);
       expect(kinds(l.finish())).not.toContain('interruption');
     }
+  });
+});
+
+describe("a listener's backchannels (use_llm_backchannel)", () => {
+  const statement = 'I found your reservation for the flight to Boston.';
+  it('fit after two substantive sentences of a turn with no question, four after the last one', () => {
+    const cases: [string[], number, boolean][] = [
+      [[statement], 1, false],
+      [[statement, statement], 2, true],
+      [['Thank you.', statement], 2, false],
+      [['Let me check.', statement, statement], 3, true],
+      [[statement, 'Could you spell your user id for me, please?'], 2, false],
+      [['Which flight would you like?', statement, statement], 3, false],
+      // After a backchannel (`since` below all of them): four substantive ones since it.
+      [[statement, statement, statement, statement, statement], 3, false],
+      [[statement, statement, statement, statement, statement, statement], 4, true],
+      [[statement, statement, 'Okay.', statement, statement, statement], 4, false],
+    ];
+    for (const [said, since, fits] of cases)
+      expect([said, since, continuerFits(said, since)]).toEqual([said, since, fits]);
+  });
+
+  /** A turn of segment 7: sentences ending at 50, 150, 250, 350, 450 chunks (16 ms each). */
+  const turn = (last: string): Sentences =>
+    [statement, statement, statement, statement, last].map((text, i) => ({
+      text,
+      chunks: 50 + i * 100,
+    }));
+  const listening = () => {
+    const effects = behaviour(false);
+    effects.use_llm_backchannel = true;
+    return effects;
+  };
+  const backchannels = (l: CallerLine) =>
+    l
+      .finish()
+      .filter((e) => e.kind === 'backchannel')
+      .map((e) => e.start);
+
+  it('start where an agent sentence starts, past the threshold, never after a question', () => {
+    let said = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const l = line(listening(), seed, turn(statement));
+      agentSpeaks(l, (500 * CHUNK_SAMPLES) / RELAY_SAMPLE_RATE);
+      const starts = backchannels(l).map((s) =>
+        Math.round((s * RELAY_SAMPLE_RATE) / CHUNK_SAMPLES),
+      );
+      // Threshold 2 s (125 chunks): the starts of sentences 3 and 5 (4 is too soon after 3).
+      for (const at of starts) expect([150, 250, 350, 450]).toContain(at);
+      if (starts.includes(150)) expect(starts).not.toContain(250);
+      said += starts.length;
+    }
+    expect(said).toBeGreaterThan(10);
+    // The same turns with a question second: no backchannel in any of them.
+    for (let seed = 1; seed <= 30; seed++) {
+      const sentences = turn(statement).map((s, i) => (i === 1 ? { ...s, text: 'And you?' } : s));
+      const l = line(listening(), seed, sentences);
+      agentSpeaks(l, (500 * CHUNK_SAMPLES) / RELAY_SAMPLE_RATE);
+      expect(backchannels(l)).toEqual([]);
+    }
+  });
+
+  it("are at seeded moments of audio time without it (tau2's Poisson policy)", () => {
+    const starts = new Set<number>();
+    for (let seed = 1; seed <= 10; seed++) {
+      const l = line(behaviour(false), seed, turn(statement));
+      agentSpeaks(l, (500 * CHUNK_SAMPLES) / RELAY_SAMPLE_RATE);
+      for (const s of backchannels(l))
+        starts.add(Math.round((s * RELAY_SAMPLE_RATE) / CHUNK_SAMPLES));
+    }
+    expect([...starts].some((at) => ![150, 250, 350, 450].includes(at))).toBe(true);
   });
 });

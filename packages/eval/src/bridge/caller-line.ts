@@ -7,8 +7,12 @@
  *   {@link CallerEffectsProcessor} (telephony, frame drops, noise, muffling, tics, non-directed
  *   phrases); what it returns is what the agent hears and what is recorded.
  * - Backchannels: once the agent has been speaking for the config's `backchannel_min_threshold`
- *   seconds, the caller says "mm-hmm", "okay" or "right" (in its own voice) at seeded moments
- *   while the agent goes on, each with a chance of {@link BACKCHANNEL_CHANCE}.
+ *   seconds, the caller says "mm-hmm", "okay" or "right" (in its own voice) while the agent goes
+ *   on, each time with a chance of {@link BACKCHANNEL_CHANCE}. With `use_llm_backchannel` (where
+ *   tau2 asks its user model whether a continuer fits what the agent has said so far), the moments
+ *   are a listener's: the start of an agent sentence, when {@link continuerFits} the sentences
+ *   the agent has finished in its turn. Otherwise (tau2's Poisson policy) they are seeded moments
+ *   of audio time, whatever is being said.
  * - Interruptions: a caller whose persona `interrupts` (with `enable_interruptions`) starts its
  *   next utterance before the agent finishes, in a seeded share of the agent's longer turns: from
  *   a seeded moment the user bot stops hearing the agent (it is sent silence: a caller about to
@@ -44,6 +48,24 @@ export const INTERRUPT_CHANCE = 0.35;
 export const INTERRUPT_AFTER_S: readonly [number, number] = [2.5, 5];
 /** Backchannel moments planned per agent turn (a fixed number of draws). */
 const BACKCHANNEL_SLOTS = 6;
+/** Words that make an agent sentence substantive for a listener's continuer. */
+export const SUBSTANTIVE_WORDS = 5;
+
+/**
+ * A listener's continuer fits after the agent's finished sentences `said` (its turn so far),
+ * `since` of them having come after the caller's last backchannel in that turn (all of them
+ * when there was none): the turn has no question in it, and at least two substantive sentences
+ * (of {@link SUBSTANTIVE_WORDS} words or more) came since the turn began, four since a
+ * backchannel. The rules of tau2's continuer prompt ("at least 2 full, substantive sentences",
+ * "no question", "roughly one continuer per 4-6 sentences") without its model.
+ */
+export function continuerFits(said: readonly string[], since: number): boolean {
+  if (said.some((text) => text.includes('?'))) return false;
+  const substantive = said
+    .slice(said.length - since)
+    .filter((text) => text.trim().split(/\s+/).length >= SUBSTANTIVE_WORDS).length;
+  return substantive >= (since === said.length ? 2 : 4);
+}
 
 export interface CallerLineOptions {
   effects: CallerEffects;
@@ -54,6 +76,11 @@ export interface CallerLineOptions {
   backchannels: ReadonlyMap<string, Uint8Array>;
   /** The silence a listener needs after speech before it answers, in chunks. */
   tailChunks: number;
+  /**
+   * The sentences of the agent's segment `tag` whose audio is in, each with the chunks of the
+   * segment queued by its end: where a listener's backchannels may go (`use_llm_backchannel`).
+   */
+  agentSentences?: (tag: number) => readonly { text: string; chunks: number }[];
 }
 
 /** The moments planned for one agent turn. */
@@ -62,6 +89,12 @@ interface TurnPlan {
   start: number;
   backchannels: number[];
   interruptAt: number | undefined;
+  /** Chunks of the turn played before this step. */
+  played: number;
+  /** Sentences of the turn played to their end. */
+  finished: number;
+  /** Sentences finished when the caller last backchannelled in the turn. */
+  lastBackchannel: number | undefined;
 }
 
 const seconds = (position: number) => position / RELAY_SAMPLE_RATE;
@@ -72,6 +105,8 @@ export class CallerLine implements StepFilter {
   readonly #options: CallerLineOptions;
   readonly #processor: CallerEffectsProcessor;
   readonly #rng: Prng;
+  /** The listener's draws (`use_llm_backchannel`), apart so the other moments stay as they are. */
+  readonly #listener: Prng;
   readonly #events: CallerLineEvent[] = [];
   #plan: TurnPlan | undefined;
   #insert: { pcm: Uint8Array; offset: number; event: CallerBehaviourEvent } | undefined;
@@ -94,6 +129,7 @@ export class CallerLine implements StepFilter {
       sounds: options.sounds,
     });
     this.#rng = Prng.stream(options.seed, 'caller-behaviour');
+    this.#listener = Prng.stream(options.seed, 'caller-listener');
   }
 
   /** The events so far (all of them once {@link finish} was called), in order of their end. */
@@ -137,7 +173,10 @@ export class CallerLine implements StepFilter {
     if (agentTag !== undefined && agentTag !== this.#plan?.tag)
       this.#plan = this.#planTurn(agentTag, position);
     this.#followUser(position, user, agentTag !== undefined);
-    if (agentTag !== undefined && !user && !this.#insert && !this.#cutIn) this.#behave(position);
+    const plan = agentTag !== undefined ? this.#plan : undefined;
+    const sentenceStarts = plan !== undefined && this.#sentenceEnded(plan);
+    if (plan && !user && !this.#insert && !this.#cutIn) this.#behave(position, sentenceStarts);
+    if (plan) plan.played++;
     let pcm = user?.pcm;
     const insert = this.#insert;
     if (insert) {
@@ -200,11 +239,14 @@ export class CallerLine implements StepFilter {
       start,
       backchannels,
       interruptAt: interrupts && cutIn ? start + samples(after) : undefined,
+      played: 0,
+      finished: 0,
+      lastBackchannel: undefined,
     };
   }
 
   /** While the agent speaks and the caller is quiet: a backchannel or an interruption, when due. */
-  #behave(position: number): void {
+  #behave(position: number, sentenceStarts: boolean): void {
     const plan = this.#plan;
     if (!plan) return;
     if (plan.interruptAt !== undefined && position >= plan.interruptAt) {
@@ -217,19 +259,50 @@ export class CallerLine implements StepFilter {
       };
       return;
     }
-    while (plan.backchannels.length > 0 && plan.backchannels[0]! <= position) {
-      plan.backchannels.shift();
-      const text = this.#rng.pick(BACKCHANNEL_TEXTS);
-      const pcm = this.#options.backchannels.get(text);
-      if (!pcm || pcm.length === 0) continue;
-      const start = seconds(position);
-      this.#insert = {
-        pcm,
-        offset: 0,
-        event: { kind: 'backchannel', start, end: start, detail: { text } },
-      };
+    if (this.#options.effects.use_llm_backchannel) {
+      if (sentenceStarts) this.#listen(plan, position);
       return;
     }
+    while (plan.backchannels.length > 0 && plan.backchannels[0]! <= position) {
+      plan.backchannels.shift();
+      if (this.#backchannel(this.#rng, position)) return;
+    }
+  }
+
+  /** Did a sentence of the agent's turn end before this step (with `use_llm_backchannel`)? */
+  #sentenceEnded(plan: TurnPlan): boolean {
+    if (!this.#options.effects.use_llm_backchannel) return false;
+    const sentences = this.#options.agentSentences?.(plan.tag) ?? [];
+    let finished = plan.finished;
+    while (finished < sentences.length && sentences[finished]!.chunks <= plan.played) finished++;
+    const ended = finished > plan.finished;
+    plan.finished = finished;
+    return ended;
+  }
+
+  /** A listener's backchannel at the start of an agent sentence, when one fits. */
+  #listen(plan: TurnPlan, position: number): void {
+    const threshold = this.#options.effects.backchannel_min_threshold;
+    if (threshold === null || plan.played * CHUNK_SAMPLES < samples(threshold)) return;
+    const sentences = this.#options.agentSentences?.(plan.tag) ?? [];
+    const said = sentences.slice(0, plan.finished).map((s) => s.text);
+    if (!continuerFits(said, plan.finished - (plan.lastBackchannel ?? 0))) return;
+    if (!this.#listener.chance(BACKCHANNEL_CHANCE)) return;
+    if (this.#backchannel(this.#listener, position)) plan.lastBackchannel = plan.finished;
+  }
+
+  /** Starts saying a backchannel drawn with `rng` at `position`; false: none to say. */
+  #backchannel(rng: Prng, position: number): boolean {
+    const text = rng.pick(BACKCHANNEL_TEXTS);
+    const pcm = this.#options.backchannels.get(text);
+    if (!pcm || pcm.length === 0) return false;
+    const start = seconds(position);
+    this.#insert = {
+      pcm,
+      offset: 0,
+      event: { kind: 'backchannel', start, end: start, detail: { text } },
+    };
+    return true;
   }
 
   /** The user bot's own speech: an interruption's answer starting, going on, ending. */

@@ -115,7 +115,7 @@ describe('a cut-in the user bot cannot answer', () => {
     // report comes for that): nothing will come.
     bench.silent = true;
     const pokes = bench.pokes;
-    bench.duplex.drained('user', bench.duplex.segment('user'), 1000);
+    bench.duplex.drained('user', bench.duplex.segment('user', 0), 1000);
     expect(bench.duplex.line?.holding).toBe(false);
     expect(filter.mayStep(holdAt, none)).toBe(true);
     expect(bench.pokes).toBeGreaterThan(pokes);

@@ -58,6 +58,8 @@ export class Duplex {
   readonly toolCalls: number[] = [];
   #stopAt: number | undefined;
   readonly #parts: DuplexParts;
+  /** The agent's segments by tag, for the caller's line. */
+  readonly #agentSegments = new Map<number, DuplexSegment>();
 
   constructor(options: DuplexOptions, parts: DuplexParts) {
     this.#parts = parts;
@@ -73,6 +75,7 @@ export class Duplex {
       ? new CallerLine({
           ...options.caller,
           tailChunks: Math.ceil((parts.tailMs * 16) / CHUNK_SAMPLES),
+          agentSentences: (tag) => this.#agentSegments.get(tag)?.sentences ?? [],
         })
       : undefined;
   }
@@ -130,9 +133,15 @@ export class Duplex {
     };
   }
 
-  /** A new segment of `role`. */
-  segment(role: BotRole): DuplexSegment {
-    return { reply: this.lockstep.replyStarted(role), sentences: [], cut: false };
+  /** A new segment of `role`, tagged `tag` on the timeline. */
+  segment(role: BotRole, tag: number): DuplexSegment {
+    const segment: DuplexSegment = {
+      reply: this.lockstep.replyStarted(role),
+      sentences: [],
+      cut: false,
+    };
+    if (role === 'agent') this.#agentSegments.set(tag, segment);
+    return segment;
   }
 
   /**
