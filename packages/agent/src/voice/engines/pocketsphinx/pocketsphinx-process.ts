@@ -4,7 +4,9 @@
  * is a socket, which `-infile /dev/stdin` cannot open, so bash's process
  * substitution puts a `cat` in between; the recognizer replaces the shell, so
  * its exit is the child's exit. Recognizer and `cat` run in their own process
- * group, killed together.
+ * group, killed together. The process is started, and its pipes are owned, by
+ * the recognizer thread (`recognizer-host.ts`), never by the thread running the
+ * event loop, whose other work would wait out each start.
  *
  * A process can wait unreferenced (it does not keep Node's event loop alive)
  * until a session takes it; it ends by itself when this process's end of its
@@ -12,17 +14,13 @@
  * not loaded its models within its start timeout is killed, so no start waits
  * forever.
  *
- * Audio written waits in Node's stream buffer while the recognizer lags;
- * `write` says when that buffer is over its high-water mark (its promise
- * resolves once it has drained), so a feeder that waits keeps it bounded.
+ * Audio written waits (on its way, then in the recognizer thread's stream
+ * buffer) while the recognizer lags; `write` says when 16 KiB or more of it is
+ * not yet in the pipe (its promise resolves once all of it is), so a feeder
+ * that waits keeps it bounded.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
-import type { Socket } from 'node:net';
-import type { Readable, Writable } from 'node:stream';
-import { createInterface } from 'node:readline';
+import { HostedProcess } from './recognizer-host.js';
 
 /** The line `pocketsphinx_continuous` logs (with the path it was started by) when its models are loaded. */
 const READY_LINE = /continuous\.c\(\d+\): \S*pocketsphinx_continuous COMPILED ON/;
@@ -58,63 +56,69 @@ export interface RecognizerProcessOptions {
 
 const DRAINED: Promise<void> = Promise.resolve();
 
-/** Give process `pid` the `nice` value `nice` (best effort: a process gone or not ours keeps its own). */
-function lowerPriority(pid: number | undefined, nice: number): void {
-  if (pid === undefined) return;
-  try {
-    setPriority(pid, Math.min(19, Math.max(-20, Math.round(nice))));
-  } catch {
-    // exited already, or not allowed: it runs at the default priority
-  }
-}
+/** Bytes written and not yet in the pipe at which `write` asks its caller to wait. */
+const HIGH_WATER_BYTES = 16 * 1024;
 
 /** A started `pocketsphinx_continuous`. */
 export class RecognizerProcess {
-  readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
+  readonly #process: HostedProcess;
   readonly #stderrTail: string[] = [];
   #listener: RecognizerListener = QUIET;
+  #pid: number | undefined;
   #ready = false;
   #exit: RecognizerExit | undefined;
   #startTimer: ReturnType<typeof setTimeout> | undefined;
-  #drained: Promise<void> | undefined;
+  /** Bytes written and not yet in the pipe. */
+  #unwritten = 0;
+  #drained: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Why it was stopped before it could load, if it was. */
   #startFailure: string | undefined;
   /** Resolves once the process has exited and its output has been read. */
   readonly exited: Promise<RecognizerExit>;
 
   constructor(binary: string, args: readonly string[], options: RecognizerProcessOptions = {}) {
-    this.#child = spawn(
-      'bash',
-      ['-c', 'exec "$0" "$@" < <(exec cat 2>/dev/null)', binary, ...args],
-      { stdio: ['pipe', 'pipe', 'pipe'], detached: true },
-    );
-    if (options.nice) lowerPriority(this.#child.pid, options.nice);
-    this.#child.stdin.on('error', (error) => this.#listener.error(error));
-    createInterface({ input: this.#child.stdout }).on('line', (line) =>
-      this.#listener.stdout(line),
-    );
-    createInterface({ input: this.#child.stderr }).on('line', (line) => {
-      if (!this.#ready && READY_LINE.test(line)) {
-        this.#ready = true;
-        clearTimeout(this.#startTimer);
-      }
-      this.#stderrTail.push(line);
-      if (this.#stderrTail.length > 20) this.#stderrTail.shift();
-      this.#listener.stderr(line);
-    });
-    this.exited = new Promise((resolve) => {
-      this.#child.on('error', (error) => {
+    let exited!: (exit: RecognizerExit) => void;
+    this.exited = new Promise((resolve) => (exited = resolve));
+    const nice = Math.min(19, Math.max(-20, Math.round(options.nice ?? 0)));
+    const script = 'exec "$0" "$@" < <(exec cat 2>/dev/null)';
+    this.#process = new HostedProcess('bash', ['-c', script, binary, ...args], nice, {
+      spawned: (pid) => (this.#pid = pid),
+      stdout: (line) => this.#listener.stdout(line),
+      stderr: (line) => {
+        if (!this.#ready && READY_LINE.test(line)) {
+          this.#ready = true;
+          clearTimeout(this.#startTimer);
+        }
+        this.#stderrTail.push(line);
+        if (this.#stderrTail.length > 20) this.#stderrTail.shift();
+        this.#listener.stderr(line);
+      },
+      stdinError: (error) => this.#listener.error(error),
+      error: (error) => {
         this.#listener.error(error);
         this.#exit ??= { code: null, signal: null };
-        resolve(this.#exit);
-      });
-      this.#child.on('close', (code, signal) => {
-        this.#exit = { code, signal };
-        resolve(this.#exit);
-      });
+        this.#settle();
+        exited(this.#exit);
+      },
+      written: (bytes) => {
+        this.#unwritten -= bytes;
+        if (this.#unwritten <= 0) this.#settle();
+      },
+      closed: (code, signal) => {
+        this.#exit ??= { code, signal };
+        this.#settle();
+        exited(this.#exit);
+      },
     });
     void this.exited.then(() => clearTimeout(this.#startTimer));
     if (options.startTimeoutMs !== undefined) this.#armStart(options.startTimeoutMs);
+  }
+
+  /** Wake a writer waiting for the input to drain. */
+  #settle(): void {
+    const drained = this.#drained;
+    this.#drained = undefined;
+    drained?.resolve();
   }
 
   #armStart(timeoutMs: number): void {
@@ -133,7 +137,7 @@ export class RecognizerProcess {
 
   /** The recognizer's process id (undefined if it could not be started). */
   get pid(): number | undefined {
-    return this.#child.pid;
+    return this.#pid;
   }
 
   /** True once its models are loaded and it reads audio. */
@@ -143,7 +147,7 @@ export class RecognizerProcess {
 
   /** True until it has exited. */
   get running(): boolean {
-    return this.#exit === undefined && this.#child.exitCode === null && !this.#child.signalCode;
+    return this.#exit === undefined;
   }
 
   /** The last error lines it logged (at most `count`). */
@@ -161,16 +165,7 @@ export class RecognizerProcess {
    * session uses does (as any child process).
    */
   hold(held: boolean): void {
-    const handles: (Socket | { ref(): void; unref(): void })[] = [
-      this.#child,
-      this.#child.stdin as unknown as Socket,
-      this.#child.stdout as unknown as Socket,
-      this.#child.stderr as unknown as Socket,
-    ];
-    for (const handle of handles) {
-      if (held) handle.ref();
-      else handle.unref();
-    }
+    this.#process.hold(held);
   }
 
   /**
@@ -179,29 +174,26 @@ export class RecognizerProcess {
    * (a failed write is reported to the listener's `error`).
    */
   write(pcm: Uint8Array): Promise<void> {
-    const stdin = this.#child.stdin;
-    if (stdin.write(pcm) || stdin.destroyed) return DRAINED;
-    this.#drained ??= new Promise<void>((resolve) => {
-      const done = (): void => {
-        stdin.off('drain', done);
-        stdin.off('close', done);
-        this.#drained = undefined;
-        resolve();
-      };
-      stdin.on('drain', done);
-      stdin.on('close', done);
-    });
-    return this.#drained;
+    if (this.#exit !== undefined) return DRAINED;
+    this.#unwritten += pcm.length;
+    this.#process.write(pcm);
+    if (this.#unwritten < HIGH_WATER_BYTES) return DRAINED;
+    if (!this.#drained) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#drained = { promise, resolve };
+    }
+    return this.#drained.promise;
   }
 
   /** End its input: it recognizes what it was given and exits. */
   end(): void {
-    this.#child.stdin.end();
+    if (this.#exit === undefined) this.#process.end();
   }
 
   /** CPU time it has used, in clock ticks (Linux `/proc`; undefined elsewhere). */
   cpuTicks(): number | undefined {
-    const pid = this.#child.pid;
+    const pid = this.#pid;
     if (pid === undefined) return undefined;
     try {
       // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
@@ -215,12 +207,6 @@ export class RecognizerProcess {
 
   /** Stop it now (the recognizer and its `cat`). */
   kill(): void {
-    const pid = this.#child.pid;
-    if (pid === undefined || !this.running) return;
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
+    if (this.running) this.#process.kill();
   }
 }

@@ -1,0 +1,80 @@
+// The recognizer thread: processes started off the event loop's thread, their lines, writes
+// acknowledged once in the pipe, exits, signals, and a start that fails.
+import { describe, expect, it } from 'vitest';
+import { HostedProcess } from './recognizer-host.js';
+import type { HostedProcessEvents } from './recognizer-host.js';
+
+interface Seen {
+  pid: number | undefined;
+  stdout: string[];
+  stderr: string[];
+  errors: string[];
+  written: number;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function run(file: string, args: string[]): { process: HostedProcess; seen: Seen } {
+  let exited!: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void;
+  const seen: Seen = {
+    pid: undefined,
+    stdout: [],
+    stderr: [],
+    errors: [],
+    written: 0,
+    exit: new Promise((resolve) => (exited = resolve)),
+  };
+  const events: HostedProcessEvents = {
+    spawned: (pid) => (seen.pid = pid),
+    stdout: (line) => seen.stdout.push(line),
+    stderr: (line) => seen.stderr.push(line),
+    stdinError: (error) => seen.errors.push(`stdin: ${error.message}`),
+    error: (error) => seen.errors.push(error.message),
+    written: (bytes) => (seen.written += bytes),
+    closed: (code, signal) => exited({ code, signal }),
+  };
+  return { process: new HostedProcess(file, args, 0, events), seen };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
+
+/** Child processes this thread owns (each is a `ProcessWrap` among its active resources). */
+const ownProcesses = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap');
+
+describe('the recognizer thread', () => {
+  it('runs a process for this thread, which owns none of it: lines, writes, exit', async () => {
+    const { process: child, seen } = run('sh', ['-c', 'read x; echo "got $x"; echo note >&2']);
+    expect(ownProcesses()).toEqual([]);
+    child.write(new TextEncoder().encode('hello\n'));
+    child.end();
+    await expect(seen.exit).resolves.toEqual({ code: 0, signal: null });
+    expect(seen).toMatchObject({ stdout: ['got hello'], stderr: ['note'], errors: [], written: 6 });
+    expect(seen.pid).toBeGreaterThan(0);
+  });
+
+  it('writes a copy of a view, not the rest of its buffer', async () => {
+    const { process: child, seen } = run('sh', ['-c', 'cat']);
+    const buffer = new TextEncoder().encode('xxabcxx\n');
+    child.write(buffer.subarray(2, 5));
+    child.write(buffer.subarray(7));
+    buffer.fill(0);
+    child.end();
+    await seen.exit;
+    expect(seen.stdout).toEqual(['abc']);
+    expect(seen.written).toBe(4);
+  });
+
+  it('signals the process group, and says a process that cannot start is gone', async () => {
+    const sleeper = run('sh', ['-c', 'sleep 30 & wait']);
+    await until(() => sleeper.seen.pid !== undefined);
+    sleeper.process.kill();
+    await expect(sleeper.seen.exit).resolves.toEqual({ code: null, signal: 'SIGTERM' });
+
+    const missing = run('/nonexistent/recognizer', []);
+    const exit = await missing.seen.exit;
+    expect(exit.code === null || exit.code < 0 || exit.code === 127).toBe(true);
+    expect(missing.seen.errors.join(' ')).toMatch(/ENOENT/);
+  });
+});

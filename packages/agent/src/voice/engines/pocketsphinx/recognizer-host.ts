@@ -1,0 +1,193 @@
+/**
+ * The thread that starts recognizer processes and owns their pipes. Starting a process blocks
+ * the thread that starts it until the child has replaced itself with its program (libuv forks,
+ * then waits for the exec), which takes 13-33 ms on a busy machine: too long for a server's
+ * event loop, where every other session's requests wait behind it. So one worker thread per
+ * process starts them all, and relays what they say (lines of output and log, errors, exits)
+ * and what they are given (audio, acknowledged once written to the pipe, so a writer can wait
+ * for it; the end of input; a signal).
+ *
+ * The worker does not keep Node's event loop alive while no process held by its owner runs (see
+ * {@link HostedProcess.hold}). Should the thread end, every process it started is reported gone.
+ */
+import { Worker } from 'node:worker_threads';
+
+// CommonJS, evaluated in the worker. Acknowledgements of writes are gathered per turn of its
+// loop: one message per process however many writes it took.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const { setPriority } = require('node:os');
+const { createInterface } = require('node:readline');
+const children = new Map();
+let acks = new Map();
+const flush = () => {
+  const done = acks;
+  acks = new Map();
+  for (const [id, bytes] of done) parentPort.postMessage({ id, ev: 'ack', bytes });
+};
+const ack = (id, bytes) => {
+  if (acks.size === 0) setImmediate(flush);
+  acks.set(id, (acks.get(id) || 0) + bytes);
+};
+const post = (id, ev, fields) => parentPort.postMessage({ id, ev, ...fields });
+const start = ({ id, file, args, nice }) => {
+  let child;
+  try {
+    child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  } catch (error) {
+    post(id, 'error', { message: String((error && error.message) || error) });
+    post(id, 'close', { code: null, signal: null });
+    return;
+  }
+  children.set(id, child);
+  post(id, 'spawned', { pid: child.pid });
+  if (nice && child.pid !== undefined) {
+    try { setPriority(child.pid, nice); } catch {}
+  }
+  child.stdin.on('error', (error) => post(id, 'stdin-error', { message: error.message }));
+  createInterface({ input: child.stdout }).on('line', (line) => post(id, 'stdout', { line }));
+  createInterface({ input: child.stderr }).on('line', (line) => post(id, 'stderr', { line }));
+  child.on('error', (error) => post(id, 'error', { message: error.message }));
+  child.on('close', (code, signal) => {
+    children.delete(id);
+    post(id, 'close', { code, signal });
+  });
+};
+parentPort.on('message', (message) => {
+  if (message.op === 'start') return start(message);
+  const child = children.get(message.id);
+  if (message.op === 'write') {
+    const bytes = message.data.byteLength;
+    if (!child || child.stdin.destroyed) return ack(message.id, bytes);
+    child.stdin.write(message.data, () => ack(message.id, bytes));
+  } else if (message.op === 'end') {
+    if (child) child.stdin.end();
+  } else if (message.op === 'kill') {
+    if (child && child.pid !== undefined) {
+      try { process.kill(-child.pid, message.signal); } catch {}
+    }
+  }
+});
+`;
+
+/** What the owner of a {@link HostedProcess} hears of it, in the order it happened. */
+export interface HostedProcessEvents {
+  /** It was started, as process `pid` (undefined: it could not be). */
+  spawned(pid: number | undefined): void;
+  stdout(line: string): void;
+  stderr(line: string): void;
+  /** Writing to its input failed. */
+  stdinError(error: Error): void;
+  /** It could not be started, or the thread that started it ended. */
+  error(error: Error): void;
+  /** `bytes` of what was written have gone into its input pipe. */
+  written(bytes: number): void;
+  /** It has exited and its output has been read (always the last event). */
+  closed(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+type WorkerEvent =
+  | { id: number; ev: 'spawned'; pid: number | undefined }
+  | { id: number; ev: 'stdout' | 'stderr'; line: string }
+  | { id: number; ev: 'stdin-error' | 'error'; message: string }
+  | { id: number; ev: 'ack'; bytes: number }
+  | { id: number; ev: 'close'; code: number | null; signal: NodeJS.Signals | null };
+
+/** The worker, the processes it runs for us, and how many of them keep the loop alive. */
+interface Host {
+  worker: Worker;
+  processes: Map<number, HostedProcessEvents>;
+  held: Set<number>;
+}
+
+let host: Host | undefined;
+let nextId = 1;
+
+function dispatch(events: HostedProcessEvents, event: WorkerEvent): void {
+  switch (event.ev) {
+    case 'spawned':
+      return events.spawned(event.pid);
+    case 'stdout':
+      return events.stdout(event.line);
+    case 'stderr':
+      return events.stderr(event.line);
+    case 'stdin-error':
+      return events.stdinError(new Error(event.message));
+    case 'error':
+      return events.error(new Error(event.message));
+    case 'ack':
+      return events.written(event.bytes);
+    case 'close':
+      return events.closed(event.code, event.signal);
+  }
+}
+
+function theHost(): Host {
+  if (host) return host;
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  worker.unref();
+  const started: Host = { worker, processes: new Map(), held: new Set() };
+  const forget = (id: number): void => {
+    started.processes.delete(id);
+    if (started.held.delete(id) && started.held.size === 0) worker.unref();
+  };
+  worker.on('message', (event: WorkerEvent) => {
+    const events = started.processes.get(event.id);
+    if (!events) return;
+    if (event.ev === 'close') forget(event.id);
+    dispatch(events, event);
+  });
+  const gone = (error: Error): void => {
+    if (host === started) host = undefined;
+    for (const [id, events] of [...started.processes]) {
+      forget(id);
+      events.error(error);
+      events.closed(null, null);
+    }
+  };
+  worker.on('error', (error) => gone(new Error(`the recognizer thread failed: ${error.message}`)));
+  worker.on('exit', (code) => gone(new Error(`the recognizer thread ended (code ${code})`)));
+  host = started;
+  return started;
+}
+
+/** A process started and run by the recognizer thread. */
+export class HostedProcess {
+  readonly #id = nextId++;
+  readonly #host: Host;
+
+  /** Start `file` with `args` in a process group of its own, at CPU priority `nice`. */
+  constructor(file: string, args: readonly string[], nice: number, events: HostedProcessEvents) {
+    this.#host = theHost();
+    this.#host.processes.set(this.#id, events);
+    this.hold(true);
+    this.#host.worker.postMessage({ op: 'start', id: this.#id, file, args: [...args], nice });
+  }
+
+  /** Give it `data` (copied; `events.written` says when it is in the pipe). */
+  write(data: Uint8Array): void {
+    const copy = data.slice();
+    this.#host.worker.postMessage({ op: 'write', id: this.#id, data: copy }, [copy.buffer]);
+  }
+
+  /** Close its input. */
+  end(): void {
+    this.#host.worker.postMessage({ op: 'end', id: this.#id });
+  }
+
+  /** Signal its process group. */
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.#host.worker.postMessage({ op: 'kill', id: this.#id, signal });
+  }
+
+  /** Whether it keeps Node's event loop alive until it exits (it does when started). */
+  hold(held: boolean): void {
+    const { worker, processes, held: holding } = this.#host;
+    if (!processes.has(this.#id)) return;
+    if (held) {
+      holding.add(this.#id);
+      worker.ref();
+    } else if (holding.delete(this.#id) && holding.size === 0) worker.unref();
+  }
+}
