@@ -132,20 +132,20 @@ export function pooledReason(
   return reasons.length > 0 ? reasons.join('; ') : none;
 }
 
-export function poolRates(figures: readonly RateFigure[], min: number, none: string): RateFigure {
-  return rateFigure(
-    figures.reduce((n, f) => n + f.numerator, 0),
-    figures.reduce((n, f) => n + f.denominator, 0),
-    min,
-    pooledReason(figures, none),
+/** The sums of fields `a` and `b` over `figures`. */
+function sums<F, K extends keyof F>(figures: readonly F[], a: K, b: K): [number, number] {
+  return figures.reduce<[number, number]>(
+    ([x, y], f) => [x + Number(f[a]), y + Number(f[b])],
+    [0, 0],
   );
 }
 
+export function poolRates(figures: readonly RateFigure[], min: number, none: string): RateFigure {
+  const [numerator, denominator] = sums(figures, 'numerator', 'denominator');
+  return rateFigure(numerator, denominator, min, pooledReason(figures, none));
+}
+
 export function poolMeans(figures: readonly MeanFigure[], min: number, none: string): MeanFigure {
-  return meanFigure(
-    figures.reduce((n, f) => n + f.total, 0),
-    figures.reduce((n, f) => n + f.count, 0),
-    min,
-    pooledReason(figures, none),
-  );
+  const [total, count] = sums(figures, 'total', 'count');
+  return meanFigure(total, count, min, pooledReason(figures, none));
 }
