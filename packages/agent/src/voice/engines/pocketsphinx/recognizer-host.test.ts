@@ -1,6 +1,7 @@
 // The recognizer thread: processes started off the event loop's thread, their lines, writes
 // acknowledged once in the pipe, exits, signals, and a start that fails.
 import { describe, expect, it } from 'vitest';
+import { RecognizerProcess } from './pocketsphinx-process.js';
 import { HostedProcess } from './recognizer-host.js';
 import type { HostedProcessEvents } from './recognizer-host.js';
 
@@ -76,5 +77,15 @@ describe('the recognizer thread', () => {
     const exit = await missing.seen.exit;
     expect(exit.code === null || exit.code < 0 || exit.code === 127).toBe(true);
     expect(missing.seen.errors.join(' ')).toMatch(/ENOENT/);
+  });
+
+  it('starts a recognizer process off this thread, which then owns no process', async () => {
+    const recognizer = new RecognizerProcess('sh', ['-c', 'cat > /dev/null']);
+    await until(() => recognizer.pid !== undefined);
+    expect(recognizer.running).toBe(true);
+    expect(ownProcesses()).toEqual([]);
+    await recognizer.write(new Uint8Array(64 * 1024));
+    recognizer.end();
+    await expect(recognizer.exited).resolves.toEqual({ code: 0, signal: null });
   });
 });
