@@ -7,8 +7,9 @@
  *
  * A sentence that takes longer than `timeoutMs` is cut (its process killed) and fails with a
  * `SpeechEngineError` coded `timeout`; aborting kills the process and throws the signal's reason.
+ * The processes are started by the engines' process thread (`process-host.ts`), so a start does
+ * not hold up the event loop.
  */
-import { spawn } from 'node:child_process';
 import { OUTPUT_SAMPLE_RATE } from '../../audio/pcm.js';
 import { wavToOutputFrames } from '../../audio/wav-frames.js';
 import {
@@ -17,6 +18,7 @@ import {
   SpeechEngineUnavailableError,
 } from '../../engine-errors.js';
 import type { SynthesizeOptions, TextToSpeech } from '../../tts.js';
+import { HostedProcess } from '../process-host.js';
 import { SpeechEngineOptionError } from '../speech-engine.js';
 
 /** Options of the eSpeak NG synthesizer. */
@@ -137,8 +139,7 @@ class EspeakNgTextToSpeech implements TextToSpeech {
   /** Run the program with `input` on its standard input, within the deadline. */
   private run(args: string[], input: string, signal: AbortSignal | undefined): Promise<Run> {
     return new Promise<Run>((resolve, reject) => {
-      const child = spawn(this.binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-      const stdout: Buffer[] = [];
+      const stdout: Uint8Array[] = [];
       let stderr = '';
       let settled = false;
       const finish = (error: Error | undefined, run?: Run): void => {
@@ -148,10 +149,35 @@ class EspeakNgTextToSpeech implements TextToSpeech {
         signal?.removeEventListener('abort', onAbort);
         this.running.delete(kill);
         if (error) {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          child.kill('SIGKILL');
           reject(error);
         } else resolve(run!);
       };
+      const child = new HostedProcess(
+        this.binary,
+        args,
+        {
+          data: (chunk) => stdout.push(chunk),
+          stderr: (line) => {
+            if (stderr.length < 4096) stderr += `${line}\n`;
+          },
+          error: (error) =>
+            finish(
+              error.code === 'ENOENT'
+                ? new SpeechEngineUnavailableError(
+                    `eSpeak NG is not installed (no ${this.binary} on PATH): ${DEBIAN_HINT}`,
+                    { engine: 'espeak-ng', cause: error },
+                  )
+                : new SpeechEngineError(`espeak-ng could not start: ${error.message}`, {
+                    engine: 'espeak-ng',
+                    cause: error,
+                  }),
+            ),
+          closed: (code) =>
+            finish(undefined, { code, stdout: new Uint8Array(Buffer.concat(stdout)), stderr }),
+        },
+        { bytes: true },
+      );
       const kill = (): void =>
         finish(new SpeechEngineError('eSpeak NG synthesizer closed', { engine: 'espeak-ng' }));
       const onAbort = (): void => finish(abortReason(signal!));
@@ -168,28 +194,8 @@ class EspeakNgTextToSpeech implements TextToSpeech {
       );
       this.running.add(kill);
       signal?.addEventListener('abort', onAbort, { once: true });
-      child.on('error', (error: NodeJS.ErrnoException) =>
-        finish(
-          error.code === 'ENOENT'
-            ? new SpeechEngineUnavailableError(
-                `eSpeak NG is not installed (no ${this.binary} on PATH): ${DEBIAN_HINT}`,
-                { engine: 'espeak-ng', cause: error },
-              )
-            : new SpeechEngineError(`espeak-ng could not start: ${error.message}`, {
-                engine: 'espeak-ng',
-                cause: error,
-              }),
-        ),
-      );
-      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        if (stderr.length < 4096) stderr += chunk;
-      });
-      child.stdin.on('error', () => {}); // a process that died early: its exit says why
-      child.stdin.end(input);
-      child.on('close', (code) =>
-        finish(undefined, { code, stdout: new Uint8Array(Buffer.concat(stdout)), stderr }),
-      );
+      child.write(new TextEncoder().encode(input));
+      child.end();
     });
   }
 }

@@ -5,7 +5,7 @@
  * substitution puts a `cat` in between; the recognizer replaces the shell, so
  * its exit is the child's exit. Recognizer and `cat` run in their own process
  * group, killed together. The process is started, and its pipes are owned, by
- * the recognizer thread (`recognizer-host.ts`), never by the thread running the
+ * the engines' process thread (`process-host.ts`), never by the thread running the
  * event loop, whose other work would wait out each start.
  *
  * A process can wait unreferenced (it does not keep Node's event loop alive)
@@ -14,13 +14,14 @@
  * not loaded its models within its start timeout is killed, so no start waits
  * forever.
  *
- * Audio written waits (on its way, then in the recognizer thread's stream
+ * Audio written waits (on its way, then in the process thread's stream
  * buffer) while the recognizer lags; `write` says when 16 KiB or more of it is
  * not yet in the pipe (its promise resolves once all of it is), so a feeder
  * that waits keeps it bounded.
  */
 import { readFileSync } from 'node:fs';
-import { HostedProcess } from './recognizer-host.js';
+import { HostedProcess } from '../process-host.js';
+import type { HostedProcessEvents } from '../process-host.js';
 
 /** The line `pocketsphinx_continuous` logs (with the path it was started by) when its models are loaded. */
 const READY_LINE = /continuous\.c\(\d+\): \S*pocketsphinx_continuous COMPILED ON/;
@@ -79,9 +80,8 @@ export class RecognizerProcess {
   constructor(binary: string, args: readonly string[], options: RecognizerProcessOptions = {}) {
     let exited!: (exit: RecognizerExit) => void;
     this.exited = new Promise((resolve) => (exited = resolve));
-    const nice = Math.min(19, Math.max(-20, Math.round(options.nice ?? 0)));
     const script = 'exec "$0" "$@" < <(exec cat 2>/dev/null)';
-    this.#process = new HostedProcess('bash', ['-c', script, binary, ...args], nice, {
+    const events: HostedProcessEvents = {
       spawned: (pid) => (this.#pid = pid),
       stdout: (line) => this.#listener.stdout(line),
       stderr: (line) => {
@@ -109,7 +109,9 @@ export class RecognizerProcess {
         this.#settle();
         exited(this.#exit);
       },
-    });
+    };
+    const nice = options.nice ?? 0;
+    this.#process = new HostedProcess('bash', ['-c', script, binary, ...args], events, { nice });
     void this.exited.then(() => clearTimeout(this.#startTimer));
     if (options.startTimeoutMs !== undefined) this.#armStart(options.startTimeoutMs);
   }

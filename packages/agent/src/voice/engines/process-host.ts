@@ -1,11 +1,11 @@
 /**
- * The thread that starts recognizer processes and owns their pipes. Starting a process blocks
- * the thread that starts it until the child has replaced itself with its program (libuv forks,
- * then waits for the exec), which takes 13-33 ms on a busy machine: too long for a server's
- * event loop, where every other session's requests wait behind it. So one worker thread per
- * process starts them all, and relays what they say (lines of output and log, errors, exits)
- * and what they are given (audio, acknowledged once written to the pipe, so a writer can wait
- * for it; the end of input; a signal).
+ * The thread that starts the speech engines' processes (PocketSphinx recognizers, eSpeak NG runs)
+ * and owns their pipes. Starting a process blocks the thread that starts it until the child has
+ * replaced itself with its program (libuv forks, then waits for the exec), 13-33 ms on a busy
+ * machine: too long for a server's event loop, where every other session's requests would wait
+ * behind it. So one worker thread per process starts them all, and relays what they say (lines
+ * of log, output as lines or bytes, errors, exits) and what they are given (input, acknowledged
+ * once written to the pipe so a writer can wait for it; its end; a signal).
  *
  * The worker does not keep Node's event loop alive while no process held by its owner runs (see
  * {@link HostedProcess.hold}). Should the thread end, every process it started is reported gone.
@@ -31,12 +31,14 @@ const ack = (id, bytes) => {
   acks.set(id, (acks.get(id) || 0) + bytes);
 };
 const post = (id, ev, fields) => parentPort.postMessage({ id, ev, ...fields });
-const start = ({ id, file, args, nice }) => {
+const failed = (id, error) =>
+  post(id, 'error', { message: String((error && error.message) || error), code: error && error.code });
+const start = ({ id, file, args, nice, bytes }) => {
   let child;
   try {
     child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   } catch (error) {
-    post(id, 'error', { message: String((error && error.message) || error) });
+    failed(id, error);
     post(id, 'close', { code: null, signal: null });
     return;
   }
@@ -46,9 +48,16 @@ const start = ({ id, file, args, nice }) => {
     try { setPriority(child.pid, nice); } catch {}
   }
   child.stdin.on('error', (error) => post(id, 'stdin-error', { message: error.message }));
-  createInterface({ input: child.stdout }).on('line', (line) => post(id, 'stdout', { line }));
+  if (bytes) {
+    child.stdout.on('data', (chunk) => {
+      const data = new Uint8Array(chunk);
+      parentPort.postMessage({ id, ev: 'data', data }, [data.buffer]);
+    });
+  } else {
+    createInterface({ input: child.stdout }).on('line', (line) => post(id, 'stdout', { line }));
+  }
   createInterface({ input: child.stderr }).on('line', (line) => post(id, 'stderr', { line }));
-  child.on('error', (error) => post(id, 'error', { message: error.message }));
+  child.on('error', (error) => failed(id, error));
   child.on('close', (code, signal) => {
     children.delete(id);
     post(id, 'close', { code, signal });
@@ -74,27 +83,41 @@ parentPort.on('message', (message) => {
 /** What the owner of a {@link HostedProcess} hears of it, in the order it happened. */
 export interface HostedProcessEvents {
   /** It was started, as process `pid` (undefined: it could not be). */
-  spawned(pid: number | undefined): void;
-  stdout(line: string): void;
-  stderr(line: string): void;
+  spawned?(pid: number | undefined): void;
+  /** A line of its standard output (unless its output is read as bytes). */
+  stdout?(line: string): void;
+  /** A piece of its standard output, when it is read as bytes. */
+  data?(chunk: Uint8Array): void;
+  /** A line of its standard error. */
+  stderr?(line: string): void;
   /** Writing to its input failed. */
-  stdinError(error: Error): void;
-  /** It could not be started, or the thread that started it ended. */
-  error(error: Error): void;
+  stdinError?(error: Error): void;
+  /** It could not be started (`code` as Node's, e.g. `ENOENT`), or the thread running it ended. */
+  error(error: Error & { code?: string }): void;
   /** `bytes` of what was written have gone into its input pipe. */
-  written(bytes: number): void;
+  written?(bytes: number): void;
   /** It has exited and its output has been read (always the last event). */
   closed(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+/** How a {@link HostedProcess} runs. */
+export interface HostedProcessOptions {
+  /** Its CPU priority as a `nice` value (default 0, as this process). */
+  nice?: number;
+  /** Read its standard output as bytes (`events.data`), not lines (default false). */
+  bytes?: boolean;
 }
 
 type WorkerEvent =
   | { id: number; ev: 'spawned'; pid: number | undefined }
   | { id: number; ev: 'stdout' | 'stderr'; line: string }
-  | { id: number; ev: 'stdin-error' | 'error'; message: string }
+  | { id: number; ev: 'data'; data: Uint8Array }
+  | { id: number; ev: 'stdin-error'; message: string }
+  | { id: number; ev: 'error'; message: string; code?: string }
   | { id: number; ev: 'ack'; bytes: number }
   | { id: number; ev: 'close'; code: number | null; signal: NodeJS.Signals | null };
 
-/** The worker, the processes it runs for us, and how many of them keep the loop alive. */
+/** The worker, the processes it runs for us, and those of them that keep the loop alive. */
 interface Host {
   worker: Worker;
   processes: Map<number, HostedProcessEvents>;
@@ -107,17 +130,19 @@ let nextId = 1;
 function dispatch(events: HostedProcessEvents, event: WorkerEvent): void {
   switch (event.ev) {
     case 'spawned':
-      return events.spawned(event.pid);
+      return events.spawned?.(event.pid);
     case 'stdout':
-      return events.stdout(event.line);
+      return events.stdout?.(event.line);
+    case 'data':
+      return events.data?.(event.data);
     case 'stderr':
-      return events.stderr(event.line);
+      return events.stderr?.(event.line);
     case 'stdin-error':
-      return events.stdinError(new Error(event.message));
+      return events.stdinError?.(new Error(event.message));
     case 'error':
-      return events.error(new Error(event.message));
+      return events.error(Object.assign(new Error(event.message), { code: event.code }));
     case 'ack':
-      return events.written(event.bytes);
+      return events.written?.(event.bytes);
     case 'close':
       return events.closed(event.code, event.signal);
   }
@@ -146,23 +171,36 @@ function theHost(): Host {
       events.closed(null, null);
     }
   };
-  worker.on('error', (error) => gone(new Error(`the recognizer thread failed: ${error.message}`)));
-  worker.on('exit', (code) => gone(new Error(`the recognizer thread ended (code ${code})`)));
+  worker.on('error', (error) => gone(new Error(`the process thread failed: ${error.message}`)));
+  worker.on('exit', (code) => gone(new Error(`the process thread ended (code ${code})`)));
   host = started;
   return started;
 }
 
-/** A process started and run by the recognizer thread. */
+/** A process started and run by the process thread, in a process group of its own. */
 export class HostedProcess {
   readonly #id = nextId++;
   readonly #host: Host;
 
-  /** Start `file` with `args` in a process group of its own, at CPU priority `nice`. */
-  constructor(file: string, args: readonly string[], nice: number, events: HostedProcessEvents) {
+  constructor(
+    file: string,
+    args: readonly string[],
+    events: HostedProcessEvents,
+    options: HostedProcessOptions = {},
+  ) {
     this.#host = theHost();
     this.#host.processes.set(this.#id, events);
     this.hold(true);
-    this.#host.worker.postMessage({ op: 'start', id: this.#id, file, args: [...args], nice });
+    const nice = Math.min(19, Math.max(-20, Math.round(options.nice ?? 0)));
+    const bytes = options.bytes ?? false;
+    this.#host.worker.postMessage({
+      op: 'start',
+      id: this.#id,
+      file,
+      args: [...args],
+      nice,
+      bytes,
+    });
   }
 
   /** Give it `data` (copied; `events.written` says when it is in the pipe). */

@@ -1,39 +1,42 @@
-// The recognizer thread: processes started off the event loop's thread, their lines, writes
+// The engines' process thread: processes started off the event loop's thread, their lines, writes
 // acknowledged once in the pipe, exits, signals, and a start that fails.
 import { describe, expect, it } from 'vitest';
-import { RecognizerProcess } from './pocketsphinx-process.js';
-import { HostedProcess } from './recognizer-host.js';
-import type { HostedProcessEvents } from './recognizer-host.js';
+import { RecognizerProcess } from './pocketsphinx/pocketsphinx-process.js';
+import { HostedProcess } from './process-host.js';
+import type { HostedProcessEvents } from './process-host.js';
 
 interface Seen {
   pid: number | undefined;
   stdout: string[];
   stderr: string[];
   errors: string[];
+  data: Uint8Array[];
   written: number;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function run(file: string, args: string[]): { process: HostedProcess; seen: Seen } {
+function run(file: string, args: string[], bytes = false): { process: HostedProcess; seen: Seen } {
   let exited!: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void;
   const seen: Seen = {
     pid: undefined,
     stdout: [],
     stderr: [],
     errors: [],
+    data: [],
     written: 0,
     exit: new Promise((resolve) => (exited = resolve)),
   };
   const events: HostedProcessEvents = {
     spawned: (pid) => (seen.pid = pid),
     stdout: (line) => seen.stdout.push(line),
+    data: (chunk) => seen.data.push(chunk),
     stderr: (line) => seen.stderr.push(line),
     stdinError: (error) => seen.errors.push(`stdin: ${error.message}`),
-    error: (error) => seen.errors.push(error.message),
+    error: (error) => seen.errors.push(`${error.code ?? ''} ${error.message}`),
     written: (bytes) => (seen.written += bytes),
     closed: (code, signal) => exited({ code, signal }),
   };
-  return { process: new HostedProcess(file, args, 0, events), seen };
+  return { process: new HostedProcess(file, args, events, { bytes }), seen };
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -44,7 +47,7 @@ async function until(condition: () => boolean): Promise<void> {
 /** Child processes this thread owns (each is a `ProcessWrap` among its active resources). */
 const ownProcesses = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap');
 
-describe('the recognizer thread', () => {
+describe("the engines' process thread", () => {
   it('runs a process for this thread, which owns none of it: lines, writes, exit', async () => {
     const { process: child, seen } = run('sh', ['-c', 'read x; echo "got $x"; echo note >&2']);
     expect(ownProcesses()).toEqual([]);
@@ -53,6 +56,14 @@ describe('the recognizer thread', () => {
     await expect(seen.exit).resolves.toEqual({ code: 0, signal: null });
     expect(seen).toMatchObject({ stdout: ['got hello'], stderr: ['note'], errors: [], written: 6 });
     expect(seen.pid).toBeGreaterThan(0);
+  });
+
+  it('reads output as bytes when asked', async () => {
+    const { process: child, seen } = run('sh', ['-c', 'printf "a\\000b\\n\\377"'], true);
+    await seen.exit;
+    expect(Buffer.concat(seen.data)).toEqual(Buffer.from([0x61, 0, 0x62, 0x0a, 0xff]));
+    expect(seen.stdout).toEqual([]);
+    child.end();
   });
 
   it('writes a copy of a view, not the rest of its buffer', async () => {
@@ -76,7 +87,7 @@ describe('the recognizer thread', () => {
     const missing = run('/nonexistent/recognizer', []);
     const exit = await missing.seen.exit;
     expect(exit.code === null || exit.code < 0 || exit.code === 127).toBe(true);
-    expect(missing.seen.errors.join(' ')).toMatch(/ENOENT/);
+    expect(missing.seen.errors.join(' ')).toMatch(/^ENOENT /);
   });
 
   it('starts a recognizer process off this thread, which then owns no process', async () => {
