@@ -126,6 +126,7 @@ function selectivity(tl: NormalTimeline, w: InteractionWindows, out: Scoring): v
         ? { category, outcome: stop.stopped ? 'error' : 'correct', at: u.start }
         : { category, outcome: 'unscored', at: u.start, reason: UNSCORED.windowCut };
       event.agent = 'speaking';
+      if (event.outcome === 'error') event.cut_short = span.cutShort;
     } else if (category === 'backchannel') {
       event = { category, outcome: 'unscored', at: u.start, reason: UNSCORED.silentBackchannel };
       event.agent = 'silent';

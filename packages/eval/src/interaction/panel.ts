@@ -112,11 +112,21 @@ function windowsOf(options: Partial<InteractionWindows>): InteractionWindows {
   return windows;
 }
 
-function tally(events: readonly ScoredEvent[]): Record<string, number> {
+/** How many times each of `keys` comes, in sorted order. */
+function countOf(keys: string[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const reason of events.flatMap((e) => (e.reason ? [e.reason] : [])).sort())
-    out[reason] = (out[reason] ?? 0) + 1;
+  for (const key of keys.sort()) out[key] = (out[key] ?? 0) + 1;
   return out;
+}
+
+/** Unscored events by reason. */
+function tally(events: readonly ScoredEvent[]): Record<string, number> {
+  return countOf(events.flatMap((e) => (e.reason ? [e.reason] : [])));
+}
+
+/** Selectivity errors that cut the agent's speech short, by category. */
+function tallyCutShortErrors(events: readonly ScoredEvent[]): Record<string, number> {
+  return countOf(events.flatMap((e) => (e.outcome === 'error' && e.cut_short ? [e.category] : [])));
 }
 
 /**
@@ -140,6 +150,7 @@ export function interactionMetrics(
     scenarios: 1,
     caller_events: tl.eventKinds,
     yields_cut_short: events.filter((e) => e.outcome === 'yield' && e.cut_short).length,
+    selectivity_errors_cut_short: tallyCutShortErrors(events),
     unscored: tally(events),
   };
   return {
@@ -235,6 +246,9 @@ export function aggregateInteraction(panels: readonly InteractionPanel[]): Inter
       scenarios: panels.reduce((n, p) => n + p.counts.scenarios, 0),
       caller_events: sumRecords(panels.map((p) => p.counts.caller_events)),
       yields_cut_short: panels.reduce((n, p) => n + p.counts.yields_cut_short, 0),
+      selectivity_errors_cut_short: sumRecords(
+        panels.map((p) => p.counts.selectivity_errors_cut_short ?? {}),
+      ),
       unscored: sumRecords(panels.map((p) => p.counts.unscored)),
     },
   };

@@ -30,6 +30,22 @@ function outcomes(t: InteractionTimeline) {
 }
 
 describe('selectivity while the agent speaks: stopping within 1.0 s is an error', () => {
+  it('counts the errors that cut the agent short apart from speech that ended on its own', () => {
+    const t = (cutShort: boolean): InteractionTimeline => ({
+      caller: [],
+      agent: [{ start: 0, end: 5.5, cutShort }],
+      events: [ev('backchannel', 5, 5.3)],
+      end: 20,
+    });
+    const finished = interactionMetrics(t(false));
+    const yielded = interactionMetrics(t(true));
+    for (const p of [finished, yielded])
+      expect(p.selectivity_backchannel).toMatchObject({ numerator: 0, denominator: 1 });
+    expect(finished.counts.selectivity_errors_cut_short).toEqual({});
+    expect(yielded.counts.selectivity_errors_cut_short).toEqual({ backchannel: 1 });
+    expect(yielded.events.find((e) => e.category === 'backchannel')?.cut_short).toBe(true);
+  });
+
   it.each(['backchannel', 'vocal_tic', 'non_directed'] as const)(
     '%s: stop 0.99 s after is an error, 1.01 s after is correct',
     (kind) => {

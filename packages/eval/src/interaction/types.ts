@@ -174,6 +174,11 @@ export interface InteractionCounts {
   caller_events: Record<string, number>;
   /** Yields where the agent's speech was marked cut short (the rest ended on their own). */
   yields_cut_short: number;
+  /**
+   * Selectivity errors while the agent spoke where its speech was marked cut short, by category
+   * (the rest ended on their own within the window: the agent finished, it did not yield).
+   */
+  selectivity_errors_cut_short: Record<string, number>;
   /** Events left out of every figure, by reason. */
   unscored: Record<string, number>;
 }
@@ -208,7 +213,7 @@ export interface ScoredEvent {
   tool_turn?: boolean;
   /** Yield: seconds until the agent spoke again, when it did before the caller. */
   recovery?: number;
-  /** Yield: the agent's speech was marked cut short. */
+  /** Yield, or selectivity error while the agent spoke: its speech was marked cut short. */
   cut_short?: boolean;
   text?: string;
   /** Why an event is unscored. */
