@@ -65,6 +65,23 @@ function pooledRatio(panels, key) {
   return den > 0 ? `${(num / den).toFixed(3)} (${num}/${den})` : `n/a (0 events)`;
 }
 
+/**
+ * A selectivity figure pooled over the panels, with how many of its errors while the agent spoke
+ * cut the agent short (it yielded) rather than ending on their own (`?` for runs that predate
+ * the mark).
+ */
+function pooledSelectivity(panels, key, category) {
+  const errors = panels.flatMap((p) =>
+    (p.events ?? []).filter(
+      (e) => e.category === category && e.outcome === 'error' && e.agent === 'speaking',
+    ),
+  );
+  const marked = errors.every((e) => 'cut_short' in e);
+  const cut = errors.filter((e) => e.cut_short === true).length;
+  const note = errors.length > 0 ? `; ${marked ? cut : '?'} cut short` : '';
+  return pooledRatio(panels, key).replace(/\)$/, `${note})`);
+}
+
 /** A mean figure pooled over the panels (total / count). */
 function pooledMean(panels, key) {
   const [total, count] = pooled(panels, key, 'total', 'count');
@@ -103,9 +120,9 @@ const rows = dirs.map((dir) => {
     pooledMean(panels, 'response_latency_mean'),
     pooledRatio(panels, 'yield_rate'),
     pooledRatio(panels, 'agent_interruption_rate'),
-    pooledRatio(panels, 'selectivity_backchannel'),
-    pooledRatio(panels, 'selectivity_vocal_tic'),
-    pooledRatio(panels, 'selectivity_non_directed'),
+    pooledSelectivity(panels, 'selectivity_backchannel', 'backchannel'),
+    pooledSelectivity(panels, 'selectivity_vocal_tic', 'vocal_tic'),
+    pooledSelectivity(panels, 'selectivity_non_directed', 'non_directed'),
     deadAir.conversation > 0
       ? `${((deadAir.total / deadAir.conversation) * 100).toFixed(1)} %`
       : 'n/a',
