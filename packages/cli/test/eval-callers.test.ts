@@ -19,6 +19,12 @@ afterAll(() => killCliChildren());
 
 const audio = ['eval', '--mode', 'audio', '--audio-clock', 'fast', '--domain', 'tau2_airline'];
 
+interface ScoredEvent {
+  category: string;
+  outcome: string;
+  cut_short?: boolean;
+}
+
 interface Figure {
   value: number | null;
   numerator?: number;
@@ -140,9 +146,12 @@ describe.skipIf(!built || !hasData || !canHear)(
     });
 
     it('gives the same recording and panel for the same seed, and min-words:3 talks through the backchannel any stops for', async () => {
-      const flags = ['--speech-complexity', 'control_behavior', '--scenarios', 'tau2_airline__0'];
-      const first = join(await run('any-1', ...flags), 'tau2_airline__0');
-      const second = join(await run('any-2', ...flags), 'tau2_airline__0');
+      // `__13`: its agent says two statements before a question, where the caller's listener
+      // backchannels (control_behavior decides backchannels as tau2's user model would).
+      const scenario = 'tau2_airline__13';
+      const flags = ['--speech-complexity', 'control_behavior', '--scenarios', scenario];
+      const first = join(await run('any-1', ...flags), scenario);
+      const second = join(await run('any-2', ...flags), scenario);
       for (const file of [
         'conversation_log.wav',
         'interaction_metrics.json',
@@ -154,19 +163,22 @@ describe.skipIf(!built || !hasData || !canHear)(
 
       const events = json<{ events: { kind: string }[] }>(join(first, 'caller_effects.json'));
       expect(events.events.filter((e) => e.kind === 'backchannel').length).toBeGreaterThan(0);
-      const any = json<{ selectivity_backchannel: Figure }>(
+      const any = json<{ selectivity_backchannel: Figure; events: ScoredEvent[] }>(
         join(first, 'interaction_metrics.json'),
       );
       const minWords = json<{ selectivity_backchannel: Figure }>(
         join(
           await run('min-words', ...flags, '--interruption', 'min-words:3'),
-          'tau2_airline__0',
+          scenario,
           'interaction_metrics.json',
         ),
       );
       // The backchannel falls in the agent's speech both times: any yields to it, min-words:3 not.
       expect(any.selectivity_backchannel.denominator).toBeGreaterThan(0);
       expect(any.selectivity_backchannel.value).toBe(0);
+      // And it yielded (its speech was cut), not merely finished a sentence.
+      const errors = any.events.filter((e) => e.category === 'backchannel');
+      expect(errors.every((e) => e.outcome === 'error' && e.cut_short === true)).toBe(true);
       expect(minWords.selectivity_backchannel.denominator).toBe(
         any.selectivity_backchannel.denominator,
       );
