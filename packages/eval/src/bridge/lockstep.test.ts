@@ -1,7 +1,7 @@
 // The lockstep's held turns (`holdTurns`, the real-time clock's relay): each reply to a turn
 // keeps the turn's place until it plays, although the bot's ears report on once the reply has
 // started; a turn given up without a reply holds nothing; two turns keep two places.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHUNK_SAMPLES } from './audio-timeline.js';
 import { Lockstep } from './lockstep.js';
 
@@ -14,14 +14,14 @@ afterEach(() => {
   for (const step of made.splice(0)) step.dispose();
 });
 
-function lockstep(holdTurns: boolean) {
+function lockstep(holdTurns: boolean, awaitingFinal: () => boolean = () => false) {
   const timeline = { poke: () => undefined, cut: () => undefined };
   const step = new Lockstep({
     timeline: () => timeline,
     // Playback marks are not looked at here: the bot never answers them.
     bot: () => ({ request: () => new Promise<never>(() => undefined) }),
     log: () => undefined,
-    awaitingFinal: () => false,
+    awaitingFinal,
     holdTurns,
   });
   made.push(step);
@@ -137,5 +137,28 @@ describe('Lockstep with held turns', () => {
       // Past it, nothing keeps the timeline going (the agent's turn aside).
       expect(step.busy(100_000)).toBe(false);
     }
+  });
+});
+
+describe("Lockstep when a bot's ears stop reporting", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('waits for a final however long it takes, and goes on without ears that just stopped', () => {
+    vi.useFakeTimers();
+    let waiting = true;
+    const step = lockstep(false, () => waiting);
+    moveOn(step, 10_000);
+    const past = 10_000 + WINDOW;
+    expect(step.mayStep(past, none)).toBe(false);
+    // A minute without a report while the final is due: still held (the bot's recognizer is
+    // slow, not gone), so nothing floods it and no wall time decides.
+    vi.advanceTimersByTime(60_000);
+    expect(step.mayStep(past, none)).toBe(false);
+    // Nothing due: past the ears' timeout, the relay goes on without them.
+    waiting = false;
+    expect(step.mayStep(past, none)).toBe(true);
   });
 });

@@ -24,7 +24,10 @@ import type { BotRole } from './types.js';
 
 /** How far the timeline may run ahead of the bots' ears, in chunks (320 ms). */
 export const LOCKSTEP_WINDOW_CHUNKS = 20;
-/** Wall time a speaking bot's ears may stay silent before the timeline goes on without them. */
+/**
+ * Wall time a bot's ears may stay silent before the timeline goes on without them, unless the
+ * bot waits for a final transcript (then the relay waits for it: see `mayStep`).
+ */
 const EARS_TIMEOUT_MS = 20_000;
 
 export interface LockstepOptions {
@@ -136,7 +139,11 @@ export class Lockstep {
       const replyAt = queued?.[role] ? undefined : this.#replyPlace(role);
       if (replyAt !== undefined && position >= replyAt + this.#window) return false;
       if (position < this.#heard[role] + this.#window) continue;
-      if (performance.now() - this.#reportedAt[role] < EARS_TIMEOUT_MS) {
+      // A bot waiting for a final transcript holds its reports until it comes, however slow its
+      // recognizer (the bot gives the final once its recognizer has gone quiet): going on
+      // without it would flood it and decide by wall time.
+      const waitsForFinal = this.#options.awaitingFinal(role);
+      if (waitsForFinal || performance.now() - this.#reportedAt[role] < EARS_TIMEOUT_MS) {
         this.#wake();
         return false;
       }
