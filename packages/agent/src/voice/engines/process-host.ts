@@ -124,6 +124,9 @@ interface Host {
   held: Set<number>;
 }
 
+/** The process thread's young generation, MB. */
+const YOUNG_GENERATION_MB = 4;
+
 let host: Host | undefined;
 let nextId = 1;
 
@@ -150,7 +153,12 @@ function dispatch(events: HostedProcessEvents, event: WorkerEvent): void {
 
 function theHost(): Host {
   if (host) return host;
-  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  // Everything it handles is short-lived (lines, audio on its way to a pipe): a small young
+  // generation keeps what it has freed from staying resident.
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
   worker.unref();
   const started: Host = { worker, processes: new Map(), held: new Set() };
   const forget = (id: number): void => {
