@@ -8,6 +8,13 @@
 import type { CompositeFigure, MeanFigure, MeasureFigure, RateFigure } from './types.js';
 
 /** Round to the microsecond, so stored figures do not carry float noise. */
+/** How many times each of `keys` comes, keyed in sorted order. */
+export function countOf(keys: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of [...keys].sort()) out[key] = (out[key] ?? 0) + 1;
+  return out;
+}
+
 export function round(x: number): number {
   const r = Math.round(x * 1e6) / 1e6;
   return r === 0 ? 0 : r;

@@ -6,7 +6,15 @@
  */
 import { deadAir, poolDeadAir } from './dead-air.js';
 import { scoreTimeline, UNSCORED } from './events.js';
-import { meanOf, poolMeans, poolRates, rateFigure, round, selectivityFigure } from './figures.js';
+import {
+  countOf,
+  meanOf,
+  poolMeans,
+  poolRates,
+  rateFigure,
+  round,
+  selectivityFigure,
+} from './figures.js';
 import { normaliseTimeline } from './timeline.js';
 import { DEFAULT_WINDOWS, INTERACTION_METRICS_VERSION } from './types.js';
 import type {
@@ -110,13 +118,6 @@ function windowsOf(options: Partial<InteractionWindows>): InteractionWindows {
     if (!Number.isFinite(value) || value < 0)
       throw new RangeError(`${name} must be a finite number >= 0`);
   return windows;
-}
-
-/** How many times each of `keys` comes, in sorted order. */
-function countOf(keys: string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const key of keys.sort()) out[key] = (out[key] ?? 0) + 1;
-  return out;
 }
 
 /** Unscored events by reason. */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { countOf } from './figures.js';
 import type { AudioRecord } from '../bridge/types.js';
 import type {
   AgentSpeech,
@@ -145,9 +146,7 @@ export function normaliseTimeline(timeline: InteractionTimeline): NormalTimeline
   const events = timeline.events ?? [];
   const spans = agentSpans(timeline.agent);
   const utterances = callerUtterances(timeline.caller, events);
-  const eventKinds: Record<string, number> = {};
-  for (const kind of events.map((e) => String(e.kind)).sort())
-    eventKinds[kind] = (eventKinds[kind] ?? 0) + 1;
+  const eventKinds = countOf(events.map((e) => String(e.kind)));
   const toolCalls = timeline.toolCalls?.map((call: ToolCall) => {
     if (!Number.isFinite(call.at)) throw new RangeError('tool call: at must be finite seconds');
     return call.at;

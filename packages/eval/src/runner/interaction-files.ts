@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import type { AudioRecord } from '../bridge/types.js';
 import type { CallerLineEvent } from '../bridge/caller-line.js';
+import { countOf } from '../interaction/figures.js';
 import { aggregateInteraction, interactionMetrics } from '../interaction/panel.js';
 import { timelineFromAudio } from '../interaction/timeline.js';
 import type {
@@ -48,13 +49,6 @@ export function scenarioPanel(audio: AudioRecord): InteractionScenarioPanel {
   );
 }
 
-/** Caller events by kind. */
-function countKinds(events: readonly CallerLineEvent[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const kind of events.map((e) => e.kind).sort()) counts[kind] = (counts[kind] ?? 0) + 1;
-  return counts;
-}
-
 /**
  * Write a scenario's panel (and its caller's file) into `dir`; what `metrics.json` gets of
  * them. Nothing for a scenario without a recording (it failed before the conversation).
@@ -75,7 +69,7 @@ export async function writeScenarioInteraction(
       seed: caller.seed,
       from: caller.from,
       ...(setup.voice ? { voice: setup.voice } : {}),
-      events: countKinds(events),
+      events: countOf(events.map((e) => e.kind)),
     };
     await writeJsonAtomic(join(dir, CALLER_EFFECTS_FILE), {
       ...summary,
