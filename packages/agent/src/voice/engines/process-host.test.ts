@@ -1,5 +1,8 @@
 // The engines' process thread: processes started off the event loop's thread, their lines, writes
 // acknowledged once in the pipe, exits, signals, and a start that fails.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RecognizerProcess } from './pocketsphinx/pocketsphinx-process.js';
 import { HostedProcess } from './process-host.js';
@@ -43,6 +46,24 @@ async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(condition()).toBe(true);
 }
+
+const hostDist = fileURLToPath(
+  new URL('../../../dist/voice/engines/process-host.js', import.meta.url),
+);
+if (!existsSync(hostDist))
+  console.warn('\n!!! process-host exit test SKIPPED: run `npm run build` first !!!\n');
+
+// A process that waited unheld (a spare recognizer) is stopped, and nothing else keeps Node's
+// event loop alive: its exit must still be heard, or whoever waits for it never resumes.
+const STOP_UNHELD = `
+const { HostedProcess } = await import(process.argv[1]);
+const quiet = () => {};
+const events = { spawned: quiet, stdout: quiet, stderr: quiet, stdinError: quiet, error: quiet,
+  written: quiet, closed: (code, signal) => console.log('closed', signal) };
+const sleeper = new HostedProcess('sleep', ['30'], events);
+sleeper.hold(false);
+setTimeout(() => sleeper.kill(), 300);
+`;
 
 /** Child processes this thread owns (each is a `ProcessWrap` among its active resources). */
 const ownProcesses = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap');
@@ -89,6 +110,17 @@ describe("the engines' process thread", () => {
     expect(exit.code === null || exit.code < 0 || exit.code === 127).toBe(true);
     expect(missing.seen.errors.join(' ')).toMatch(/^ENOENT /);
   });
+
+  it.skipIf(!existsSync(hostDist))(
+    'hears the exit of a process stopped after it waited unheld, with nothing else to do',
+    async () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', STOP_UNHELD, hostDist]);
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      const code = await new Promise<number | null>((r) => child.once('close', r));
+      expect({ code, out: out.trim() }).toEqual({ code: 0, out: 'closed SIGTERM' });
+    },
+  );
 
   it('starts a recognizer process off this thread, which then owns no process', async () => {
     const recognizer = new RecognizerProcess('sh', ['-c', 'cat > /dev/null']);

@@ -157,6 +157,8 @@ function theHost(): Host {
   // generation keeps what it has freed from staying resident.
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // None of this process's flags: `--input-type=module` would read the source as a module.
+    execArgv: [],
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   worker.unref();
@@ -217,13 +219,18 @@ export class HostedProcess {
     this.#host.worker.postMessage({ op: 'write', id: this.#id, data: copy }, [copy.buffer]);
   }
 
-  /** Close its input. */
+  /** Close its input (it is held again: whoever ends it may wait for it to exit). */
   end(): void {
+    this.hold(true);
     this.#host.worker.postMessage({ op: 'end', id: this.#id });
   }
 
-  /** Signal its process group. */
+  /**
+   * Signal its process group. It is held again until it has exited: whoever stops a process
+   * that waited unheld may wait for its exit, and with nothing else to do Node would end first.
+   */
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.hold(true);
     this.#host.worker.postMessage({ op: 'kill', id: this.#id, signal });
   }
 
