@@ -1,8 +1,7 @@
 // The server process of bench/voice-fuzz.bench.mjs: one voice bot server (a tiny test domain,
 // the echo policy, PocketSphinx ears, Flite `slt` unless `tts` is false, real-time pacing,
-// `maxVoiceSessions` = `max`), run with `--expose-gc`. It is a module file, not `node -e`:
-// Flite's worker is started from source (`eval: true`), which fails under
-// `--input-type=module`. Logs go to stderr when SCENARO_LOG_LEVEL is set (else none).
+// `maxVoiceSessions` = `max`), run with `--expose-gc`. Logs go to stderr when SCENARO_LOG_LEVEL
+// is set (else none).
 // Talks over stdin/stdout, one JSON line per reply:
 //   ->                      {url, metricsUrl, pid, rss, ...}  once listening (or {skip})
 //   <- 'report'  ->         {rss (after a GC), peak, heap, external, sessions, detached}

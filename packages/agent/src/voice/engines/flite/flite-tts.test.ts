@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFliteTextToSpeech, FLITE_VOICES } from './flite-tts.js';
 import {
@@ -68,5 +71,31 @@ describe('Flite TTS workers', () => {
     expect(together).toEqual(alone);
     await Promise.all([one.close(), two.close()]);
     expect(() => createFliteTextToSpeech({ workers: 0 })).toThrow(/positive integer/);
+  });
+});
+
+const voiceDist = fileURLToPath(new URL('../../../../dist/voice/index.js', import.meta.url));
+if (!existsSync(voiceDist))
+  console.warn('\n!!! Flite --input-type=module test SKIPPED: run `npm run build` first !!!\n');
+
+// A program run as `node --input-type=module -e ...`: its workers must not inherit the flag.
+const SPEAK = `
+const { createFliteTextToSpeech } = await import(process.argv[1]);
+const tts = createFliteTextToSpeech({ voice: 'slt' });
+let bytes = 0;
+for await (const chunk of tts.synthesize('Hello there.')) bytes += chunk.length;
+await tts.close();
+console.log(bytes > 0 ? 'spoke' : 'silent');
+`;
+
+describe.skipIf(!existsSync(voiceDist))('Flite TTS in a program given as a module', () => {
+  it('speaks under node --input-type=module', { timeout: 30_000 }, async () => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', SPEAK, voiceDist]);
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const code = await new Promise<number | null>((r) => child.once('close', r));
+    expect({ code, out: out.trim() }, err).toEqual({ code: 0, out: 'spoke' });
   });
 });

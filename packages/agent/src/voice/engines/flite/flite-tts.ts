@@ -170,7 +170,12 @@ class FliteTextToSpeech implements TextToSpeech {
     entry.thread = (async () => {
       const module = await compileFlite();
       const shimUrl = import.meta.resolve('@bjorn3/browser_wasi_shim');
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, shimUrl } });
+      // None of this process's flags: `--input-type=module` would read the source as a module.
+      const worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        execArgv: [],
+        workerData: { module, shimUrl },
+      });
       worker.unref();
       worker.on('message', (reply: WorkerReply) => {
         const job = entry.jobs.get(reply.id);
