@@ -11,7 +11,7 @@ import {
   ORACLE_SAID_MESSAGE,
 } from '../src/voice/index.js';
 import type { BotServer } from '../src/index.js';
-import type { TextToSpeech } from '../src/voice/index.js';
+import type { SpeechToText, TextToSpeech } from '../src/voice/index.js';
 import { RtviClient } from '../src/testing/index.js';
 import { listenTestServer } from './fixtures.js';
 import {
@@ -21,6 +21,7 @@ import {
   sendStream,
   silence,
   speak,
+  testTts,
   userTts,
 } from './voice-fixtures.js';
 
@@ -96,4 +97,58 @@ describe('oracle-said', () => {
       await client.close();
     }
   });
+});
+
+describe('a prompt for a spelling', () => {
+  let server: BotServer;
+  let tts: TextToSpeech;
+  let botTts: TextToSpeech;
+  const expected: string[] = [];
+
+  beforeAll(async () => {
+    tts = userTts();
+    const oracle = createOracleSpeechToText();
+    // The oracle's sessions, with what the bot tells them it expects recorded.
+    const stt: SpeechToText = {
+      ...oracle,
+      openSession: async (options) => {
+        const session = await oracle.openSession(options);
+        session.expect = (speech) => void expected.push(speech);
+        return session;
+      },
+    };
+    server = await listenTestServer({
+      conversation: echoConversation,
+      voice: { stt, tts: (botTts = testTts()), pacing: 'fast', vad: { stopMs: 600 } },
+    });
+  });
+  afterAll(async () => {
+    await Promise.allSettled([server?.close(), tts?.close(), botTts?.close()]);
+  });
+
+  it('tells the recognizer a spelling is expected when the bot asks for one, and only then', async () => {
+    const client = await RtviClient.connect(server.url);
+    try {
+      await client.handshake();
+      const turn = async (said: string, replies: number): Promise<void> => {
+        sendStream(client, silence(400), await speak(tts, said));
+        await client.call(ORACLE_SAID_MESSAGE, { text: said });
+        sendStream(client, silence(1500));
+        await client.until(() => pushedTexts(client).length === replies, 'the reply', 15_000);
+        await client.until(
+          () => client.messages.some((m) => m.type === 'bot-stopped-speaking'),
+          'the reply spoken',
+          15_000,
+        );
+      };
+      await turn('I want to cancel my trip.', 1);
+      expect(expected).toEqual([]);
+      // The echo says it back: "You said please spell it letter by letter. ..."
+      await turn('Please spell it letter by letter.', 2);
+      await client.until(() => expected.length === 1, 'the expectation', 15_000);
+      expect(expected).toEqual(['spelling']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

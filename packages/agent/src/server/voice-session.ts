@@ -22,7 +22,7 @@
 import type { RpcTransport } from '@scenaro/sdk';
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
 import type { SpeechOutput } from '../conversation/hook.js';
-import { BotSpeaker } from '../voice/bot-speaker.js';
+import { BotSpeaker, promptingSink } from '../voice/bot-speaker.js';
 import type { SpeakerSink, SpeechMarks } from '../voice/bot-speaker.js';
 import { createAudioClock } from '../voice/audio/clock.js';
 import { createWebRtcVad } from '../voice/audio/fvad-vad.js';
@@ -127,12 +127,15 @@ export class VoiceSession {
         chunkMs: options.outputChunkMs ?? DEFAULT_OUTPUT_CHUNK_MS,
         ...(options.spokenForm === false ? { spokenForm: false } : {}),
         leadMs: options.outputLeadMs ?? DEFAULT_OUTPUT_LEAD_MS,
-        sink: this.#playback
-          ? this.#trackedSink(this.#playback)
-          : {
-              emit: (type, data) => host.emit(type, data),
-              audio: host.sendAudio,
-            },
+        sink: promptingSink(
+          (speech) => this.#ear?.expect(speech),
+          this.#playback
+            ? this.#trackedSink(this.#playback)
+            : {
+                emit: (type, data) => host.emit(type, data),
+                audio: host.sendAudio,
+              },
+        ),
         onError: (err, sentence) => {
           host.log.warn({ err, sentence }, 'speech synthesis failed; sentence skipped');
           host.emit('error', {

@@ -25,6 +25,8 @@ import { msToSamples, pcm16FrameBytes } from './audio/pcm.js';
 import { SentenceSplitter } from './sentences.js';
 import { SpokenReply } from './spoken/spoken-reply.js';
 import type { TextToSpeech } from './tts.js';
+import { expectedSpeech } from './stt.js';
+import type { ExpectedSpeech } from './stt.js';
 
 /** Where a speaker's output goes. */
 export interface SpeakerSink {
@@ -32,6 +34,26 @@ export interface SpeakerSink {
   audio(pcm: Uint8Array, sampleRate: number): void | Promise<void>;
   /** Send an RTVI event. */
   emit<K extends ServerToClientType>(type: K, data?: ServerToClientMessageMap[K]): void;
+}
+
+/**
+ * `sink`, calling `expect` when a sentence the bot says asks for a kind of answer the ear may
+ * listen for ({@link expectedSpeech}: "Could you spell it for me?").
+ */
+export function promptingSink(
+  expect: (speech: ExpectedSpeech) => void,
+  sink: SpeakerSink,
+): SpeakerSink {
+  return {
+    emit: (type, data) => {
+      if (type === 'bot-tts-text') {
+        const expected = expectedSpeech(String((data as { text?: unknown }).text ?? ''));
+        if (expected) expect(expected);
+      }
+      sink.emit(type, data);
+    },
+    audio: (pcm, sampleRate) => sink.audio(pcm, sampleRate),
+  };
 }
 
 /** Timing marks of one reply, in `performance.now()` milliseconds. */

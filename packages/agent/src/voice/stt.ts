@@ -53,6 +53,25 @@ export interface SttSession {
    * sessions of an engine that is told what was said ({@link SpeechToText.toldText}) have it.
    */
   told?(text: string): void;
+  /**
+   * The bot has just asked for `speech` (see {@link expectedSpeech}): the next utterance is
+   * likely of that kind. An engine that can narrow what it listens for (a spelling grammar)
+   * does so for that utterance; the others need not implement it.
+   */
+  expect?(speech: ExpectedSpeech): void;
+}
+
+/** Kinds of answer a bot's prompt can ask for, which a recognizer may listen for. */
+export type ExpectedSpeech = 'spelling';
+
+/**
+ * What a sentence the bot says asks the user to say next, if it narrows it: a question that asks
+ * to spell ("Could you spell it for me, letter by letter?") expects a spelling.
+ */
+export function expectedSpeech(sentence: string): ExpectedSpeech | undefined {
+  return /\bspell\b[^.!?]*\?\s*$|\bletter by letter\b/i.test(sentence)
+    ? 'spelling'
+    : undefined;
 }
 
 /** Options of a new session. */

@@ -23,7 +23,7 @@ import { silentLogger } from '@scenaro/sdk';
 import type { Logger } from '@scenaro/sdk';
 import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/protocol';
 import { msToSamples, samplesToMs } from './audio/pcm.js';
-import type { SttSession, Transcript } from './stt.js';
+import type { ExpectedSpeech, SttSession, Transcript } from './stt.js';
 import type { Vad, VadEvent } from './audio/vad.js';
 
 /** Where a listener's events and turns go. */
@@ -410,6 +410,11 @@ export class UserListener {
     if (this.#closed || !this.#stt?.told) return false;
     this.#stt.told(text);
     return true;
+  }
+
+  /** The bot has just asked for `speech`: the recognizer may listen for it in the next utterance. */
+  expect(speech: ExpectedSpeech): void {
+    if (!this.#closed) this.#stt?.expect?.(speech);
   }
 
   /** Stop listening; the recognizer session is closed. */

@@ -95,6 +95,7 @@ describe('the built-in speech engines', () => {
     const settings = engineSettings();
     expect([...settings.keys()]).toEqual([
       'pocketsphinxArgs',
+      'pocketsphinxSpelling',
       'sttBaseUrl',
       'sttModel',
       'speechApiKeyEnv',

@@ -1,6 +1,6 @@
 /**
  * The PocketSphinx recognizer as the registry declares it: offline, 16 kHz, interim transcripts;
- * its one option is extra PocketSphinx command-line options. On the fast clock an ended
+ * its options are extra PocketSphinx command-line options and the spelling grammar. On the fast clock an ended
  * utterance waits longer for the recognizer's output before its final is given as is.
  */
 import { defineSpeechEngine, SpeechEngineOptionError } from '../speech-engine.js';
@@ -25,6 +25,15 @@ export const pocketsphinxEngine = defineSpeechEngine({
       type: 'string',
       valueName: 'options',
     },
+    spelling: {
+      description:
+        'after the bot asks for a spelling, decode an answer in the spelling alphabet again ' +
+        'with a grammar of its words, digits and separators',
+      type: 'string',
+      choices: ['on', 'off'],
+      default: 'on',
+      valueName: 'on|off',
+    },
   },
   async create(settings, context: { clock?: 'realtime' | 'fast'; tuning?: PocketsphinxOptions }) {
     const { createPocketsphinxSpeechToText, parsePocketsphinxArgs } =
@@ -41,6 +50,7 @@ export const pocketsphinxEngine = defineSpeechEngine({
       ...(context.clock === 'fast' ? { finalTimeoutMs: FAST_CLOCK_FINAL_TIMEOUT_MS } : {}),
       ...context.tuning,
       ...(extraArgs ? { extraArgs } : {}),
+      ...(settings.spelling === 'off' ? { spellingGrammar: false } : {}),
     });
   },
   label: (settings) =>

@@ -28,6 +28,11 @@ import type { RecognizerProcess } from './pocketsphinx-process.js';
 import { QuietWatch } from './pocketsphinx-quiet.js';
 import { UtteranceSession } from '../../utterance-session.js';
 import type { TrackedUtterance } from '../../utterance-session.js';
+import type { ExpectedSpeech } from '../../stt.js';
+import { alphabetWords, MIN_ALPHABET_WORDS, SpelledAudio } from './pocketsphinx-spelling.js';
+
+/** Audio around a spelled utterance given to the spelling grammar (ms). */
+const SPELL_MARGIN_MS = 300;
 
 /** Options of a {@link PocketsphinxSession}. */
 export interface PocketsphinxSessionOptions {
@@ -39,6 +44,11 @@ export interface PocketsphinxSessionOptions {
   maxRestarts: number;
   /** The window the replacements are counted in (ms). */
   restartWindowMs: number;
+  /**
+   * Decode a spelled utterance's audio with a spelling grammar (see
+   * `pocketsphinx-spelling.ts`); without it, {@link PocketsphinxSession.expect} does nothing.
+   */
+  spelling?: (pcm: Uint8Array) => Promise<string>;
 }
 
 interface PendingFinal {
@@ -91,6 +101,12 @@ export class PocketsphinxSession extends UtteranceSession {
   /** When recognizers were replaced (`performance.now()`), within the window. */
   private readonly restarts: number[] = [];
   private exited: Promise<void> = DRAINED;
+  /** A spelling was asked for: the next utterance is one. */
+  private spellNext = false;
+  /** Utterances heard as spellings. */
+  private readonly spelled = new Set<number>();
+  /** Their audio, kept while a spelling is expected or heard. */
+  private readonly spelledAudio: SpelledAudio;
 
   constructor(
     private readonly start: () => RecognizerProcess,
@@ -104,6 +120,11 @@ export class PocketsphinxSession extends UtteranceSession {
       (quietSince) => this.expire(quietSince),
     );
     this.feed = this.attach(start());
+    this.spelledAudio = new SpelledAudio(sampleRate);
+  }
+
+  expect(speech: ExpectedSpeech): void {
+    if (speech === 'spelling' && this.options.spelling && !this.closed) this.spellNext = true;
   }
 
   /** The process id of the recognizer hearing the stream now. */
@@ -118,6 +139,7 @@ export class PocketsphinxSession extends UtteranceSession {
       throw owed;
     }
     if (this.gaveUp) return DRAINED;
+    if (this.spellNext || this.spelled.size > 0) this.spelledAudio.push(pcm, atSample);
     this.feed.base ??= atSample;
     this.feed.fed += pcm.length >> 1;
     return this.feed.recognizer.write(pcm);
@@ -125,9 +147,34 @@ export class PocketsphinxSession extends UtteranceSession {
 
   protected override onStart(utterance: TrackedUtterance): void {
     this.utterances.set(utterance.utterance, { utterance, words: [] });
+    if (!this.spellNext) return;
+    this.spellNext = false;
+    this.spelled.clear();
+    this.spelled.add(utterance.utterance);
+    this.spelledAudio.start(utterance.startSample - msToSamples(SPELL_MARGIN_MS, this.sampleRate));
   }
 
   protected transcribe(utterance: TrackedUtterance): Promise<string> {
+    const heard = this.transcribeHeard(utterance);
+    const spelling = this.options.spelling;
+    if (!spelling || !this.spelled.has(utterance.utterance)) return heard;
+    return heard.then(async (text) => {
+      this.spelled.delete(utterance.utterance);
+      const end =
+        (utterance.endSample ?? utterance.startSample) +
+        msToSamples(SPELL_MARGIN_MS, this.sampleRate);
+      const pcm = this.spelledAudio.take(end);
+      if (alphabetWords(text) < MIN_ALPHABET_WORDS || this.closed) return text;
+      try {
+        return (await spelling(pcm)) || text;
+      } catch {
+        return text;
+      }
+    });
+  }
+
+  /** The utterance's words as the session's recognizer heard them. */
+  private transcribeHeard(utterance: TrackedUtterance): Promise<string> {
     const owed = this.owed;
     if (owed) {
       this.owed = undefined;

@@ -26,6 +26,8 @@ import { INPUT_SAMPLE_RATE } from '../../audio/pcm.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 import { PocketsphinxSession } from './pocketsphinx-session.js';
 import { RecognizerPool } from './recognizer-pool.js';
+import { decodeSpelling } from './pocketsphinx-spelling.js';
+import type { SpellingDecoder } from './pocketsphinx-spelling.js';
 import type { SpeechToText, SttSession } from '../../stt.js';
 
 const DEBIAN_HINT =
@@ -81,6 +83,11 @@ export interface PocketsphinxOptions {
    * death and the session reports that it gave up and hears nothing more.
    */
   maxRestartsPerMinute?: number;
+  /**
+   * After the bot asks for a spelling, decode an answer heard in the spelling alphabet again with
+   * a grammar of its words (`pocketsphinx-spelling.ts`; default true).
+   */
+  spellingGrammar?: boolean;
 }
 
 interface ResolvedOptions {
@@ -96,6 +103,7 @@ interface ResolvedOptions {
   maxRestartsPerMinute: number;
   poolSize: number;
   poolIdleMs: number;
+  spellingGrammar: boolean;
 }
 
 /** The recognizers' default `nice` value (see {@link PocketsphinxOptions.nice}). */
@@ -259,6 +267,7 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
     maxRestartsPerMinute: options.maxRestartsPerMinute ?? 3,
     poolSize: options.poolSize ?? 2,
     poolIdleMs: options.poolIdleMs ?? 120_000,
+    spellingGrammar: options.spellingGrammar ?? true,
   };
   let installed: Promise<string> | undefined;
   const check = (): Promise<string> => (installed ??= checkInstalled(resolved));
@@ -282,6 +291,16 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
           }),
       });
       const recognizers = pool;
+      const speller: SpellingDecoder = {
+        binary,
+        args: [
+          '-samprate', String(INPUT_SAMPLE_RATE),
+          '-hmm', resolved.hmm,
+          '-dict', resolved.dict,
+        ], // prettier-ignore
+        dict: resolved.dict,
+        nice: resolved.nice,
+      };
       return new PocketsphinxSession(
         () => recognizers.take(),
         {
@@ -289,6 +308,9 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
           finalTimeoutMs: resolved.finalTimeoutMs,
           maxRestarts: resolved.maxRestartsPerMinute,
           restartWindowMs: 60_000,
+          ...(resolved.spellingGrammar
+            ? { spelling: (pcm: Uint8Array) => decodeSpelling(speller, pcm) }
+            : {}),
         },
         INPUT_SAMPLE_RATE,
       );

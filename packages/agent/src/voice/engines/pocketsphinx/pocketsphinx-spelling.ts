@@ -1,0 +1,178 @@
+/**
+ * Hearing a spelled answer. After the bot asks the caller to spell something, the next utterance
+ * is decoded twice: by the session's recognizer with its general language model, as always, and,
+ * when that heard the spelling alphabet ("oscar papa hotel ..."), once more by a recognizer
+ * limited to a grammar of the spelling alphabet's words, digits and separators, as an IVR
+ * switches to a grammar when it asks for a spelling. The general model hears "sierra oscar papa"
+ * as "c or oscar pop a"; the grammar cannot. Letters said as letters ("s, o, p") are left to the
+ * general model: in the grammar they are inserted into every pause.
+ *
+ * The grammar's run is one short process per spelled utterance (`pocketsphinx_continuous` on the
+ * utterance's audio, seeded dither, so the same audio gives the same words). Its words replace
+ * the utterance's text; if it hears nothing or fails, the general model's text stands.
+ */
+import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NATO_ALPHABET } from '../../spoken/heard.js';
+import { RecognizerProcess } from './pocketsphinx-process.js';
+
+/** Spelling-alphabet words the general model must hear before the grammar is tried. */
+export const MIN_ALPHABET_WORDS = 3;
+
+/** Most audio of a spelled utterance kept for the grammar (ms). */
+export const MAX_SPELLED_MS = 30_000;
+
+/** Audio kept from before an utterance's start (the VAD starts an utterance late), in ms. */
+export const SPELLED_LEAD_MS = 1000;
+
+const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const SEPARATORS = ['underscore', 'dash', 'hyphen'];
+/** Words a caller says around a spelling ("sure, it's spelled ..."), outside the alphabet. */
+const LEAD_WORDS = [
+  'sure', 'yes', 'yeah', 'okay', 'so', "it's", 'it', 'is', "that's", 'that', 'my', 'the', 'user',
+  'id', 'name', 'number', 'code', 'reservation', 'spelled', 'spell', 'its', 'i', 'um', 'uh', 'and',
+]; // prettier-ignore
+
+/** How many words of `text` belong to the spelling alphabet. */
+export function alphabetWords(text: string): number {
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => NATO_ALPHABET[word] !== undefined).length;
+}
+
+/**
+ * The JSGF grammar of a spelled answer: lead words, then one or more alphabet words, digits and
+ * separators. Only words in `dictionary` (the recognizer's pronunciations) are used.
+ */
+export function spellingGrammar(dictionary: ReadonlySet<string>): string {
+  const known = (words: readonly string[]): string[] => words.filter((w) => dictionary.has(w));
+  const items = known([...Object.keys(NATO_ALPHABET), ...DIGITS, ...SEPARATORS]);
+  const lead = known(LEAD_WORDS);
+  return [
+    '#JSGF V1.0;',
+    'grammar spelling;',
+    'public <spelling> = <lead>* <item>+;',
+    `<item> = ${items.join(' | ')};`,
+    `<lead> = ${lead.join(' | ')};`,
+    '',
+  ].join('\n');
+}
+
+/** Where the recognizer's grammar is written, once per dictionary. */
+const grammars = new Map<string, Promise<string>>();
+
+/** The grammar file for the pronunciation dictionary at `dictPath`. */
+export function spellingGrammarFile(dictPath: string): Promise<string> {
+  let file = grammars.get(dictPath);
+  if (!file) {
+    file = (async () => {
+      const text = await readFile(dictPath, 'utf8');
+      const words = new Set(text.split('\n').map((line) => line.slice(0, line.indexOf(' '))));
+      const dir = await mkdtemp(join(tmpdir(), 'scenaro-spelling-'));
+      const path = join(dir, 'spelling.gram');
+      await writeFile(path, spellingGrammar(words));
+      return path;
+    })();
+    grammars.set(dictPath, file);
+    file.catch(() => grammars.delete(dictPath));
+  }
+  return file;
+}
+
+/** What decoding a spelled utterance needs. */
+export interface SpellingDecoder {
+  binary: string;
+  /** Acoustic model and dictionary options (`-hmm`, `-dict`) and the sample rate. */
+  args: readonly string[];
+  dict: string;
+  nice: number;
+}
+
+/**
+ * The words the spelling grammar hears in `pcm` (16 kHz mono PCM16); '' when it hears none.
+ * Rejects when the recognizer cannot run.
+ */
+export async function decodeSpelling(decoder: SpellingDecoder, pcm: Uint8Array): Promise<string> {
+  const grammar = await spellingGrammarFile(decoder.dict);
+  const recognizer = new RecognizerProcess(
+    decoder.binary,
+    [
+      '-infile', '/dev/stdin',
+      ...decoder.args,
+      '-jsgf', grammar,
+      // Fewer inserted words in the pauses between letters.
+      '-wip', '1e-2',
+      '-dither', 'yes', '-seed', '1',
+    ], // prettier-ignore
+    { nice: decoder.nice },
+  );
+  const lines: string[] = [];
+  let failure: Error | undefined;
+  recognizer.listen({
+    stdout: (line) => lines.push(line.trim()),
+    stderr: () => {},
+    error: (error) => (failure ??= error),
+  });
+  await recognizer.write(pcm);
+  recognizer.end();
+  const exit = await recognizer.exited;
+  if (failure) throw failure;
+  if (exit.code !== 0)
+    throw new Error(`the spelling recognizer exited (${exit.signal ?? `code ${exit.code}`})`);
+  return lines.filter(Boolean).join(' ');
+}
+
+/** Recent audio of a stream, and the audio of one utterance from its start. */
+export class SpelledAudio {
+  readonly #rate: number;
+  /** Recent chunks, for an utterance that starts in the past. */
+  #recent: { at: number; pcm: Uint8Array }[] = [];
+  #capture: { from: number; chunks: Uint8Array[]; bytes: number } | undefined;
+
+  constructor(sampleRate: number) {
+    this.#rate = sampleRate;
+  }
+
+  /** `pcm` was written at stream sample `at`. */
+  push(pcm: Uint8Array, at: number): void {
+    const copy = pcm.slice();
+    this.#recent.push({ at, pcm: copy });
+    const keepFrom = at - Math.round((SPELLED_LEAD_MS * this.#rate) / 1000);
+    while (this.#recent.length > 1 && this.#recent[1]!.at <= keepFrom) this.#recent.shift();
+    const capture = this.#capture;
+    if (capture && capture.bytes < (MAX_SPELLED_MS * this.#rate * 2) / 1000) {
+      capture.chunks.push(copy);
+      capture.bytes += copy.length;
+    }
+  }
+
+  /** Keep the audio from stream sample `from` on (what is still recent, then what comes). */
+  start(from: number): void {
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for (const { at, pcm } of this.#recent) {
+      const end = at + (pcm.length >> 1);
+      if (end <= from) continue;
+      const piece = at >= from ? pcm : pcm.subarray((from - at) * 2);
+      chunks.push(piece);
+      bytes += piece.length;
+    }
+    this.#capture = { from, chunks, bytes };
+  }
+
+  /** The audio kept from the start up to stream sample `to` (and stop keeping it). */
+  take(to: number): Uint8Array {
+    const capture = this.#capture;
+    this.#capture = undefined;
+    if (!capture) return new Uint8Array(0);
+    const all = new Uint8Array(capture.bytes);
+    let at = 0;
+    for (const chunk of capture.chunks) {
+      all.set(chunk, at);
+      at += chunk.length;
+    }
+    return all.subarray(0, Math.max(0, Math.min(all.length, (to - capture.from) * 2)));
+  }
+}
