@@ -25,6 +25,14 @@ export * from './engines/none/none-stt.js';
 export * from './engines/oracle/oracle-stt.js';
 export * from './engines/oracle/hearing.js';
 export * from './engines/pocketsphinx/pocketsphinx-stt.js';
+export {
+  alphabetWords,
+  decodeSpelling,
+  fitsSpellingGrammar,
+  MIN_ALPHABET_WORDS,
+  spellingGrammar,
+} from './engines/pocketsphinx/pocketsphinx-spelling.js';
+export type { SpellingDecoder } from './engines/pocketsphinx/pocketsphinx-spelling.js';
 export * from './engines/openai/openai-stt.js';
 export * from './engines/espeak-ng/espeak-ng-tts.js';
 export * from './voice-options.js';

@@ -29,7 +29,12 @@ import { QuietWatch } from './pocketsphinx-quiet.js';
 import { UtteranceSession } from '../../utterance-session.js';
 import type { TrackedUtterance } from '../../utterance-session.js';
 import type { ExpectedSpeech } from '../../stt.js';
-import { alphabetWords, MIN_ALPHABET_WORDS, SpelledAudio } from './pocketsphinx-spelling.js';
+import {
+  alphabetWords,
+  fitsSpellingGrammar,
+  MIN_ALPHABET_WORDS,
+  SpelledAudio,
+} from './pocketsphinx-spelling.js';
 
 /** Audio around a spelled utterance given to the spelling grammar (ms). */
 const SPELL_MARGIN_MS = 300;
@@ -164,7 +169,8 @@ export class PocketsphinxSession extends UtteranceSession {
         (utterance.endSample ?? utterance.startSample) +
         msToSamples(SPELL_MARGIN_MS, this.sampleRate);
       const pcm = this.spelledAudio.take(end);
-      if (alphabetWords(text) < MIN_ALPHABET_WORDS || this.closed) return text;
+      if (alphabetWords(text) < MIN_ALPHABET_WORDS || fitsSpellingGrammar(text) || this.closed)
+        return text;
       try {
         return (await spelling(pcm)) || text;
       } catch {

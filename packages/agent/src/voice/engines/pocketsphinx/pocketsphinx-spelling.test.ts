@@ -9,7 +9,12 @@ import { silencePcm16 } from '../../audio/pcm.js';
 import { expectedSpeech } from '../../stt.js';
 import type { SpeechToText } from '../../stt.js';
 import { createFliteTextToSpeech } from '../flite/flite-tts.js';
-import { alphabetWords, SpelledAudio, spellingGrammar } from './pocketsphinx-spelling.js';
+import {
+  alphabetWords,
+  fitsSpellingGrammar,
+  SpelledAudio,
+  spellingGrammar,
+} from './pocketsphinx-spelling.js';
 import { createPocketsphinxSpeechToText } from './pocketsphinx-stt.js';
 
 describe('prompts that expect a spelling', () => {
@@ -36,6 +41,15 @@ describe('the spelling grammar', () => {
     expect(grammar).toContain('<item> = alpha | bravo | zulu | one | underscore;');
     expect(grammar).toContain('<lead> = sure | spelled;');
     expect(grammar).not.toMatch(/charlie|\bb\b/);
+  });
+
+  it('says when the general model already heard a clean spelling', () => {
+    expect(
+      fitsSpellingGrammar('sure my user id is spelled romeo alpha juliet underscore five'),
+    ).toBe(true);
+    expect(fitsSpellingGrammar('c or oscar pop a hotel india alpha underscore')).toBe(false);
+    expect(fitsSpellingGrammar('sure my user id is spelled')).toBe(false);
+    expect(fitsSpellingGrammar('')).toBe(false);
   });
 
   it('counts the alphabet words heard', () => {

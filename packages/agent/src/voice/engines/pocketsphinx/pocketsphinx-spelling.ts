@@ -4,8 +4,10 @@
  * when that heard the spelling alphabet ("oscar papa hotel ..."), once more by a recognizer
  * limited to a grammar of the spelling alphabet's words, digits and separators, as an IVR
  * switches to a grammar when it asks for a spelling. The general model hears "sierra oscar papa"
- * as "c or oscar pop a"; the grammar cannot. Letters said as letters ("s, o, p") are left to the
- * general model: in the grammar they are inserted into every pause.
+ * as "c or oscar pop a"; the grammar cannot. When the general model's words already fit the
+ * grammar they stand: the grammar, forced to choose among alphabet words, hears "alpha" as
+ * "delta" more often than the general model does. Letters said as letters ("s, o, p") are left to
+ * the general model: in the grammar they are inserted into every pause.
  *
  * The grammar's run is one short process per spelled utterance (`pocketsphinx_continuous` on the
  * utterance's audio, seeded dither, so the same audio gives the same words). Its words replace
@@ -34,12 +36,31 @@ const LEAD_WORDS = [
   'id', 'name', 'number', 'code', 'reservation', 'spelled', 'spell', 'its', 'i', 'um', 'uh', 'and',
 ]; // prettier-ignore
 
+const ITEM_SET: ReadonlySet<string> = new Set([
+  ...Object.keys(NATO_ALPHABET),
+  ...DIGITS,
+  ...SEPARATORS,
+]);
+const LEAD_SET: ReadonlySet<string> = new Set(LEAD_WORDS);
+
 /** How many words of `text` belong to the spelling alphabet. */
 export function alphabetWords(text: string): number {
   return text
     .toLowerCase()
     .split(/\s+/)
     .filter((word) => NATO_ALPHABET[word] !== undefined).length;
+}
+
+/**
+ * Whether the grammar could have heard `text` as it is: lead words, then only alphabet words,
+ * digits and separators. The general model's words then stand (it heard a clean spelling, and
+ * its choice among the alphabet words was not forced), and the grammar is not tried.
+ */
+export function fitsSpellingGrammar(text: string): boolean {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  let at = 0;
+  while (at < words.length && LEAD_SET.has(words[at]!)) at++;
+  return at < words.length && words.slice(at).every((word) => ITEM_SET.has(word));
 }
 
 /**
