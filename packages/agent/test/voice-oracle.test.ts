@@ -2,7 +2,7 @@
  * A bot whose recognizer is the oracle, over a real socket: `client-message oracle-said` tells it
  * what the other side said, in order with the audio sent before it, and the VAD's utterance
  * turns it into the user's turn; a bot whose recognizer hears for itself answers the message as
- * an unknown one.
+ * an unknown one. And a bot that asks for a spelling tells its recognizer session so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -36,7 +36,11 @@ function pushedTexts(client: RtviClient): string[] {
 describe('oracle-said', () => {
   let oracle: BotServer;
   let hearing: BotServer;
+  let prompting: BotServer;
   let tts: TextToSpeech;
+  let botTts: TextToSpeech;
+  /** What the prompting bot told its recognizer sessions to expect. */
+  const expected: string[] = [];
   let speech: Uint8Array;
   const said = 'I want to cancel reservation E, H, G, L, P, three.';
 
@@ -51,9 +55,29 @@ describe('oracle-said', () => {
       conversation: echoConversation,
       voice: { stt: createNoneSpeechToText(), pacing: 'fast' },
     });
+    // An oracle whose sessions record what the bot tells them to expect, and a voice.
+    const told = createOracleSpeechToText();
+    const recording: SpeechToText = {
+      ...told,
+      openSession: async (options) => {
+        const session = await told.openSession(options);
+        session.expect = (speech) => void expected.push(speech);
+        return session;
+      },
+    };
+    prompting = await listenTestServer({
+      conversation: echoConversation,
+      voice: { stt: recording, tts: (botTts = testTts()), pacing: 'fast', vad: { stopMs: 600 } },
+    });
   });
   afterAll(async () => {
-    await Promise.allSettled([oracle?.close(), hearing?.close(), tts?.close()]);
+    await Promise.allSettled([
+      oracle?.close(),
+      hearing?.close(),
+      prompting?.close(),
+      tts?.close(),
+      botTts?.close(),
+    ]);
   });
 
   it('is heard on the audio timeline: the utterance it ends in is its turn', async () => {
@@ -97,37 +121,9 @@ describe('oracle-said', () => {
       await client.close();
     }
   });
-});
-
-describe('a prompt for a spelling', () => {
-  let server: BotServer;
-  let tts: TextToSpeech;
-  let botTts: TextToSpeech;
-  const expected: string[] = [];
-
-  beforeAll(async () => {
-    tts = userTts();
-    const oracle = createOracleSpeechToText();
-    // The oracle's sessions, with what the bot tells them it expects recorded.
-    const stt: SpeechToText = {
-      ...oracle,
-      openSession: async (options) => {
-        const session = await oracle.openSession(options);
-        session.expect = (speech) => void expected.push(speech);
-        return session;
-      },
-    };
-    server = await listenTestServer({
-      conversation: echoConversation,
-      voice: { stt, tts: (botTts = testTts()), pacing: 'fast', vad: { stopMs: 600 } },
-    });
-  });
-  afterAll(async () => {
-    await Promise.allSettled([server?.close(), tts?.close(), botTts?.close()]);
-  });
 
   it('tells the recognizer a spelling is expected when the bot asks for one, and only then', async () => {
-    const client = await RtviClient.connect(server.url);
+    const client = await RtviClient.connect(prompting.url);
     try {
       await client.handshake();
       const turn = async (said: string, replies: number): Promise<void> => {

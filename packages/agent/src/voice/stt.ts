@@ -69,9 +69,7 @@ export type ExpectedSpeech = 'spelling';
  * to spell ("Could you spell it for me, letter by letter?") expects a spelling.
  */
 export function expectedSpeech(sentence: string): ExpectedSpeech | undefined {
-  return /\bspell\b[^.!?]*\?\s*$|\bletter by letter\b/i.test(sentence)
-    ? 'spelling'
-    : undefined;
+  return /\bspell\b[^.!?]*\?\s*$|\bletter by letter\b/i.test(sentence) ? 'spelling' : undefined;
 }
 
 /** Options of a new session. */
