@@ -13,7 +13,8 @@
  * utterance's audio, seeded dither, so the same audio gives the same words). Its words replace
  * the utterance's text; if it hears nothing or fails, the general model's text stands.
  */
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NATO_ALPHABET } from '../../spoken/heard.js';
@@ -91,9 +92,13 @@ export function spellingGrammarFile(dictPath: string): Promise<string> {
     file = (async () => {
       const text = await readFile(dictPath, 'utf8');
       const words = new Set(text.split('\n').map((line) => line.slice(0, line.indexOf(' '))));
-      const dir = await mkdtemp(join(tmpdir(), 'scenaro-spelling-'));
-      const path = join(dir, 'spelling.gram');
-      await writeFile(path, spellingGrammar(words));
+      const grammar = spellingGrammar(words);
+      // Named by its content: every process that needs the same grammar shares one file.
+      const digest = createHash('sha256').update(grammar).digest('hex').slice(0, 16);
+      const path = join(tmpdir(), `scenaro-spelling-${digest}.gram`);
+      const partial = `${path}.${process.pid}.tmp`;
+      await writeFile(partial, grammar);
+      await rename(partial, path);
       return path;
     })();
     grammars.set(dictPath, file);
