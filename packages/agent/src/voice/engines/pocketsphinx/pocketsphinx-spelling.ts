@@ -34,7 +34,7 @@ const SEPARATORS = ['underscore', 'dash', 'hyphen'];
 /** Words a caller says around a spelling ("sure, it's spelled ..."), outside the alphabet. */
 const LEAD_WORDS = [
   'sure', 'yes', 'yeah', 'okay', 'so', "it's", 'it', 'is', "that's", 'that', 'my', 'the', 'user',
-  'id', 'name', 'number', 'code', 'reservation', 'spelled', 'spell', 'its', 'i', 'um', 'uh', 'and',
+  'id', 'name', 'number', 'code', 'reservation', 'spelled', 'its', 'i', 'um', 'uh', 'and',
 ]; // prettier-ignore
 
 const ITEM_SET: ReadonlySet<string> = new Set([
