@@ -163,20 +163,30 @@ export class PocketsphinxSession extends UtteranceSession {
     const heard = this.transcribeHeard(utterance);
     const spelling = this.options.spelling;
     if (!spelling || !this.spelled.has(utterance.utterance)) return heard;
-    return heard.then(async (text) => {
+    const end =
+      (utterance.endSample ?? utterance.startSample) +
+      msToSamples(SPELL_MARGIN_MS, this.sampleRate);
+    /** The utterance's audio, no longer kept. */
+    const taken = (): Uint8Array => {
       this.spelled.delete(utterance.utterance);
-      const end =
-        (utterance.endSample ?? utterance.startSample) +
-        msToSamples(SPELL_MARGIN_MS, this.sampleRate);
-      const pcm = this.spelledAudio.take(end);
-      if (alphabetWords(text) < MIN_ALPHABET_WORDS || fitsSpellingGrammar(text) || this.closed)
-        return text;
-      try {
-        return (await spelling(pcm)) || text;
-      } catch {
-        return text;
-      }
-    });
+      return this.spelledAudio.take(end);
+    };
+    return heard.then(
+      async (text) => {
+        const pcm = taken();
+        if (alphabetWords(text) < MIN_ALPHABET_WORDS || fitsSpellingGrammar(text) || this.closed)
+          return text;
+        try {
+          return (await spelling(pcm)) || text;
+        } catch {
+          return text;
+        }
+      },
+      (error: unknown) => {
+        taken();
+        throw error;
+      },
+    );
   }
 
   /** The utterance's words as the session's recognizer heard them. */
