@@ -7,7 +7,6 @@
  */
 import type { CompositeFigure, MeanFigure, MeasureFigure, RateFigure } from './types.js';
 
-/** Round to the microsecond, so stored figures do not carry float noise. */
 /** How many times each of `keys` comes, keyed in sorted order. */
 export function countOf(keys: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -15,6 +14,7 @@ export function countOf(keys: readonly string[]): Record<string, number> {
   return out;
 }
 
+/** Round to the microsecond, so stored figures do not carry float noise. */
 export function round(x: number): number {
   const r = Math.round(x * 1e6) / 1e6;
   return r === 0 ? 0 : r;

@@ -28,6 +28,9 @@ const ONES = [
   'eighteen',
   'nineteen',
 ];
+/** The digits in words, zero to nine. */
+export const DIGIT_WORDS: readonly string[] = ONES.slice(0, 10);
+
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const SCALES = ['', 'thousand', 'million', 'billion', 'trillion', 'quadrillion'];
 

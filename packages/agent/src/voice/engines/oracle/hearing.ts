@@ -5,12 +5,10 @@
  */
 import { normalizeWords } from '../../metrics/wer.js';
 import { NATO_ALPHABET } from '../../spoken/heard.js';
-import { digitWords, numberWords } from '../../spoken/numbers.js';
+import { DIGIT_WORDS, digitWords, numberWords } from '../../spoken/numbers.js';
 
 /** A fault of the oracle's ear: how it mishears what was said. */
 export type HearingFault = 'swap-digit';
-
-const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 
 /** Numerals of `text` in words: codes ("EHGLP3") character by character, numbers as said. */
 function numeralsInWords(text: string): string {
@@ -39,7 +37,7 @@ function hash(text: string): number {
 
 /** A word said to spell one character of a code: a digit word, a single letter, a NATO word. */
 function spelledCharacter(word: string): boolean {
-  return DIGITS.includes(word) || /^[a-z]$/.test(word) || NATO_ALPHABET[word] !== undefined;
+  return DIGIT_WORDS.includes(word) || /^[a-z]$/.test(word) || NATO_ALPHABET[word] !== undefined;
 }
 
 /** One number in a run of words: the run of spelled characters it is said in, and its digits. */
@@ -65,7 +63,7 @@ export function spokenNumbers(words: readonly string[]): SpokenNumber[] {
   for (let i = 0; i <= words.length; i++) {
     const word = words[i];
     if (word !== undefined && spelledCharacter(word)) {
-      if (DIGITS.includes(word)) digits.push(i);
+      if (DIGIT_WORDS.includes(word)) digits.push(i);
       continue;
     }
     if (digits.length > 0) numbers.push({ start, end: i, digits });
@@ -85,8 +83,8 @@ export function swapDigit(words: readonly string[]): string[] {
   for (const { start, end, digits } of spokenNumbers(words)) {
     const h = hash(words.slice(start, end).join(' '));
     const at = digits[h % digits.length]!;
-    const digit = DIGITS.indexOf(words[at]!);
-    heard[at] = DIGITS[(digit + 1 + ((h >>> 8) % 9)) % 10]!;
+    const digit = DIGIT_WORDS.indexOf(words[at]!);
+    heard[at] = DIGIT_WORDS[(digit + 1 + ((h >>> 8) % 9)) % 10]!;
   }
   return heard;
 }

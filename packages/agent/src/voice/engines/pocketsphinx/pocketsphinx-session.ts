@@ -108,8 +108,8 @@ export class PocketsphinxSession extends UtteranceSession {
   private exited: Promise<void> = DRAINED;
   /** A spelling was asked for: the next utterance is one. */
   private spellNext = false;
-  /** Utterances heard as spellings. */
-  private readonly spelled = new Set<number>();
+  /** The utterance heard as a spelling, until its final is given. */
+  private spelled: number | undefined;
   /** Their audio, kept while a spelling is expected or heard. */
   private readonly spelledAudio: SpelledAudio;
 
@@ -144,7 +144,7 @@ export class PocketsphinxSession extends UtteranceSession {
       throw owed;
     }
     if (this.gaveUp) return DRAINED;
-    if (this.spellNext || this.spelled.size > 0) this.spelledAudio.push(pcm, atSample);
+    if (this.spellNext || this.spelled !== undefined) this.spelledAudio.push(pcm, atSample);
     this.feed.base ??= atSample;
     this.feed.fed += pcm.length >> 1;
     return this.feed.recognizer.write(pcm);
@@ -154,21 +154,20 @@ export class PocketsphinxSession extends UtteranceSession {
     this.utterances.set(utterance.utterance, { utterance, words: [] });
     if (!this.spellNext) return;
     this.spellNext = false;
-    this.spelled.clear();
-    this.spelled.add(utterance.utterance);
+    this.spelled = utterance.utterance;
     this.spelledAudio.start(utterance.startSample - msToSamples(SPELL_MARGIN_MS, this.sampleRate));
   }
 
   protected transcribe(utterance: TrackedUtterance): Promise<string> {
     const heard = this.transcribeHeard(utterance);
     const spelling = this.options.spelling;
-    if (!spelling || !this.spelled.has(utterance.utterance)) return heard;
+    if (!spelling || this.spelled !== utterance.utterance) return heard;
     const end =
       (utterance.endSample ?? utterance.startSample) +
       msToSamples(SPELL_MARGIN_MS, this.sampleRate);
     /** The utterance's audio, no longer kept. */
     const taken = (): Uint8Array => {
-      this.spelled.delete(utterance.utterance);
+      if (this.spelled === utterance.utterance) this.spelled = undefined;
       return this.spelledAudio.take(end);
     };
     return heard.then(

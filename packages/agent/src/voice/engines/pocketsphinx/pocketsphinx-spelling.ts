@@ -18,6 +18,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NATO_ALPHABET } from '../../spoken/heard.js';
+import { DIGIT_WORDS } from '../../spoken/numbers.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 
 /** Spelling-alphabet words the general model must hear before the grammar is tried. */
@@ -29,7 +30,6 @@ export const MAX_SPELLED_MS = 30_000;
 /** Audio kept from before an utterance's start (the VAD starts an utterance late), in ms. */
 export const SPELLED_LEAD_MS = 1000;
 
-const DIGITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
 const SEPARATORS = ['underscore', 'dash', 'hyphen'];
 /** Words a caller says around a spelling ("sure, it's spelled ..."), outside the alphabet. */
 const LEAD_WORDS = [
@@ -39,7 +39,7 @@ const LEAD_WORDS = [
 
 const ITEM_SET: ReadonlySet<string> = new Set([
   ...Object.keys(NATO_ALPHABET),
-  ...DIGITS,
+  ...DIGIT_WORDS,
   ...SEPARATORS,
 ]);
 const LEAD_SET: ReadonlySet<string> = new Set(LEAD_WORDS);
@@ -70,7 +70,7 @@ export function fitsSpellingGrammar(text: string): boolean {
  */
 export function spellingGrammar(dictionary: ReadonlySet<string>): string {
   const known = (words: readonly string[]): string[] => words.filter((w) => dictionary.has(w));
-  const items = known([...Object.keys(NATO_ALPHABET), ...DIGITS, ...SEPARATORS]);
+  const items = known([...Object.keys(NATO_ALPHABET), ...DIGIT_WORDS, ...SEPARATORS]);
   const lead = known(LEAD_WORDS);
   return [
     '#JSGF V1.0;',
