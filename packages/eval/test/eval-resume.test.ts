@@ -2,7 +2,8 @@
 // arguments come from run_args.json, contradicting flags are refused, exactly the run's
 // scenarios end up done, each once.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commerceEvalDomain } from '@scenaro/domains';
@@ -80,7 +81,7 @@ describe.skipIf(!cliBuilt)('scenaro eval --resume RUN alone', () => {
 });
 
 describe('runEvaluation resume rules', () => {
-  it('keeps a run-defining option given with the same value, and refuses a run without run_args.json', async () => {
+  it('keeps a run-defining option given with the same value, sets aside a killed attempt without its half-written files, and refuses a run without run_args.json', async () => {
     const output = tempOutput();
     const names = (await commerceEvalDomain.loadScenarios('')).map((s) => s.name).sort();
     const base = { outputDir: output, progressStream: collectingStream(), concurrency: 2 };
@@ -100,6 +101,24 @@ describe('runEvaluation resume rules', () => {
     await expect(runEvaluation({ ...base, resume: 'r', runId: 'other' })).rejects.toThrow(
       /contradicts/,
     );
+
+    // An attempt killed mid-write: its metrics were never renamed into place, and the temporary
+    // files of the interrupted writes are still there, in the folder and at the run's top.
+    const killed = join(output, 'r', names[1]!);
+    rmSync(join(killed, 'metrics.json'));
+    const half = `.${randomUUID()}.tmp`;
+    writeFileSync(join(killed, half), '{"scenario_na');
+    writeFileSync(join(output, 'r', half), '[');
+    writeFileSync(join(killed, 'notes.tmp'), 'not ours');
+    const redone = await runEvaluation({ ...base, resume: 'r' });
+    expect(redone.ran).toBe(1);
+    const aside = readdirSync(join(output, 'r')).filter((n) => n.includes('.killed.'));
+    expect(aside).toHaveLength(1);
+    expect(readdirSync(join(output, 'r', aside[0]!)).filter((f) => f.endsWith('.tmp'))).toEqual([
+      'notes.tmp',
+    ]);
+    expect(existsSync(join(output, 'r', half))).toBe(false);
+
     mkdirSync(join(output, 'empty'));
     await expect(runEvaluation({ ...base, resume: 'empty' })).rejects.toThrow(/run_args\.json/);
   }, 60_000);

@@ -12,7 +12,7 @@ import type { VoiceOptions } from '@scenaro/agent/voice';
 import { builtInDomains } from '@scenaro/domains';
 import type { AudioModeOptions } from '../bridge/bridge.js';
 import type { RelayClock } from '../bridge/audio-timeline.js';
-import { pathExists } from '../results/files.js';
+import { pathExists, removeUnfinishedWrites } from '../results/files.js';
 import { finishedMetrics } from '../results/finished.js';
 import { finishRun } from '../results/run-files.js';
 import { loadScenarios, planWork, shardFolder } from '../scenario/select.js';
@@ -74,6 +74,7 @@ export async function runWork(
     );
   await recordInvocation(folders.filesDir, options, work);
   const { results, todo } = await keepFinished(folders.runDir, work, minAgentTurns);
+  await removeUnfinishedWrites(folders.filesDir);
   const progress = new ProgressDisplay(work.length, options.progressStream ?? process.stderr);
   for (const metrics of results.values())
     progress.finished(metrics.scenario_name, outcomeOf(metrics), 'resumed');
@@ -201,7 +202,8 @@ export async function planRunWork(
 
 /**
  * Finished scenario folders are kept; an unfinished one (a killed attempt) is set aside as
- * `<key>.killed.<time>` and its scenario runs again.
+ * `<key>.killed.<time>` and its scenario runs again. What the killed run left half-written (the
+ * temporary files of its atomic writes) is removed: the attempt's complete files stay.
  */
 async function keepFinished(
   runDir: string,
@@ -217,7 +219,11 @@ async function keepFinished(
       results.set(item.key, done);
       continue;
     }
-    if (await pathExists(dir)) await rename(dir, join(runDir, `${item.key}.killed.${timestamp()}`));
+    if (await pathExists(dir)) {
+      const aside = join(runDir, `${item.key}.killed.${timestamp()}`);
+      await rename(dir, aside);
+      await removeUnfinishedWrites(aside, true);
+    }
     todo.push(item);
   }
   return { results, todo };
