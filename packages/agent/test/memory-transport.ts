@@ -6,22 +6,15 @@
  */
 import { readClientMessage } from '@scenaro/sdk/protocol';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
-import type {
-  ConnectionInfo,
-  ConnectionReceiver,
-  InboundFrame,
-  Transport,
-  TransportConnection,
-  TransportHost,
-} from '../src/index.js';
+import type * as server from '../src/index.js';
 
 /** A transport whose clients are {@link MemoryClient}s. */
-export class MemoryTransport implements Transport {
-  #host: TransportHost | undefined;
+export class MemoryTransport implements server.Transport {
+  #host: server.TransportHost | undefined;
   /** What the server asked of the transport, in order. */
   readonly calls: string[] = [];
 
-  start(host: TransportHost): void {
+  start(host: server.TransportHost): void {
     this.#host = host;
     this.calls.push('start');
   }
@@ -51,14 +44,18 @@ export class MemoryClient {
   readonly audio: { pcm: Uint8Array; sampleRate: number }[] = [];
   /** How the server closed the connection, once it did. */
   closed: { code: number; reason: string } | undefined;
-  readonly connection: TransportConnection;
-  #receiver: ConnectionReceiver | undefined;
+  readonly connection: server.TransportConnection;
+  #receiver: server.ConnectionReceiver | undefined;
   #paused = false;
-  readonly #waiting: InboundFrame[] = [];
+  readonly #waiting: server.InboundFrame[] = [];
   readonly #listeners = new Set<() => void>();
 
   constructor(url: string) {
-    const info: ConnectionInfo = { url, remoteAddress: 'memory', requestId: `memory-${url}` };
+    const info: server.ConnectionInfo = {
+      url,
+      remoteAddress: 'memory',
+      requestId: `memory-${url}`,
+    };
     this.connection = {
       info,
       bind: (receiver) => {
@@ -119,7 +116,7 @@ export class MemoryClient {
     return this.next((m) => m.id === id && m.type !== 'client-ready');
   }
 
-  #deliver(frame: InboundFrame): void {
+  #deliver(frame: server.InboundFrame): void {
     if (this.closed) throw new Error('the connection is closed');
     this.#waiting.push(frame);
     this.#flush();

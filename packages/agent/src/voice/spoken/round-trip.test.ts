@@ -2,13 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeWords } from '../metrics/wer.js';
 import { extractEntities } from './entities.js';
-import {
-  parseSpokenAmount,
-  parseSpokenCode,
-  parseSpokenDate,
-  parseSpokenEmail,
-  parseSpokenId,
-} from './heard.js';
+import * as read from './heard.js';
 import { parseSpokenTime } from './heard-time.js';
 import { isNumberWord } from './numbers.js';
 import { toSpokenForm } from './spoken-form.js';
@@ -55,12 +49,12 @@ const email = fc
 
 /** Values read back exactly as written: what they are, how they are made and read, how many runs. */
 const SAME_BACK: [string, fc.Arbitrary<string>, (heard: string) => string | undefined, number][] = [
-  ['ids', id, parseSpokenId, 500],
-  ['codes', code, parseSpokenCode, 500],
-  ['flight numbers', flight, parseSpokenCode, 500],
-  ['ISO dates', isoDate, (h) => parseSpokenDate(h), 500],
+  ['ids', id, read.parseSpokenId, 500],
+  ['codes', code, read.parseSpokenCode, 500],
+  ['flight numbers', flight, read.parseSpokenCode, 500],
+  ['ISO dates', isoDate, (h) => read.parseSpokenDate(h), 500],
   ['clock times', time, parseSpokenTime, 300],
-  ['emails', email, parseSpokenEmail, 300],
+  ['emails', email, read.parseSpokenEmail, 300],
 ];
 
 describe('round trips: written -> spoken -> heard -> written', () => {
@@ -79,7 +73,7 @@ describe('round trips: written -> spoken -> heard -> written', () => {
         const abs = Math.abs(total);
         const dollars = Math.floor(abs / 100).toLocaleString('en-US');
         const written = `${total < 0 ? '-' : ''}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
-        expect(parseSpokenAmount(heard(written))).toEqual({ value: total / 100, unit: 'USD' });
+        expect(read.parseSpokenAmount(heard(written))).toEqual({ value: total / 100, unit: 'USD' });
       }),
       { numRuns: 500 },
     );
@@ -90,7 +84,7 @@ describe('round trips: written -> spoken -> heard -> written', () => {
     fc.assert(
       fc.property(phone, (digits) => {
         const written = `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
-        expect(parseSpokenCode(heard(written))).toBe(digits);
+        expect(read.parseSpokenCode(heard(written))).toBe(digits);
         expect(extractEntities(heard(`call me at ${written}`))).toMatchObject([
           { kind: 'phone', value: digits },
         ]);
@@ -107,7 +101,7 @@ describe('round trips: written -> spoken -> heard -> written', () => {
     ['15%', { value: 15, unit: 'percent' }],
     ['-$0.75', { value: -0.75, unit: 'USD' }],
   ])('amount %s', (written, amount) => {
-    expect(parseSpokenAmount(heard(written))).toEqual(amount);
+    expect(read.parseSpokenAmount(heard(written))).toEqual(amount);
   });
 
   it('values inside a sentence, found again by extractEntities', () => {
@@ -136,7 +130,10 @@ describe('round trips: written -> spoken -> heard -> written', () => {
   ])('%s', (written) => {
     const spoken = heard(written);
     const back =
-      parseSpokenId(spoken) ?? parseSpokenDate(spoken) ?? parseSpokenCode(spoken) ?? undefined;
+      read.parseSpokenId(spoken) ??
+      read.parseSpokenDate(spoken) ??
+      read.parseSpokenCode(spoken) ??
+      undefined;
     expect(back).toBe(written);
   });
 });
