@@ -52,12 +52,11 @@ import {
   lastHeard,
   plainSpeech,
   resultError,
-  sayAction,
-  sayResult,
   sinceLastUser,
   spelledIds,
   type ValueKind,
 } from './listening-common.js';
+import { sayAction, sayResult } from './listening-speech.js';
 import { isNonDirectedPhrase } from '../voice/turn-taking.js';
 import { streamScriptedReply } from './model.js';
 import type { ChatModel, ChatRequest, ChatStreamEvent } from './model.js';
@@ -145,7 +144,7 @@ class ListeningAgent {
   turn(request: ChatRequest, plan: ScriptedPlan | undefined | string, afterTools: boolean): Reply {
     if (request.turn === 1 && !afterTools) {
       const text =
-        'Hello, this is the scripted reference agent, not a person. How can I help you today?';
+        'Hello, you have reached an automated assistant, not a person. What can I help you with today?';
       this.memory.lastSaid = text;
       return { text };
     }
@@ -420,7 +419,7 @@ class ListeningAgent {
     if (m.closingAsked && !afterTools)
       return { text: 'Thank you for calling. Goodbye.', end: true };
     m.closingAsked = true;
-    return { text: `Everything I can do for you is done. ${CLOSING_QUESTION}` };
+    return { text: `That is all I can do for you. ${CLOSING_QUESTION}` };
   }
 }
 
