@@ -99,4 +99,21 @@ describe('an audio relay that stands still', () => {
     expect(done).toMatchObject({ text: 'Hello there.', interrupted: false });
     expect(done === 'timeout' ? undefined : done.timing?.end).toBeGreaterThan(0.3);
   });
+
+  it('records a segment none of whose audio played as saying nothing', async () => {
+    const r = relay([]);
+    const turn = r.exchange('agent', 'Hello', Infinity);
+    r.handlers['started-speaking']?.('agent', { kind: 'started-speaking' });
+    r.handlers['tts-text']?.('agent', { kind: 'tts-text', text: 'Hello there.' });
+    r.audio('agent', frame());
+    r.handlers['stopped-speaking']?.('agent', { kind: 'stopped-speaking' });
+    await expect(turn).resolves.toMatchObject({ text: 'Hello there.' });
+    // The user's last words: a stop token's text, whose audio the end of the call cut off.
+    r.handlers['started-speaking']?.('user', { kind: 'started-speaking' });
+    r.handlers['tts-text']?.('user', { kind: 'tts-text', text: 'STOP' });
+    const [played, unplayed] = r.record().segments;
+    expect(played).toMatchObject({ role: 'agent', said: 'Hello there.' });
+    expect(played?.interrupted).toBeUndefined();
+    expect(unplayed).toMatchObject({ role: 'user', said: '', interrupted: true });
+  });
 });

@@ -241,10 +241,7 @@ export class AudioRelay implements TurnRelay {
     });
   }
 
-  /**
-   * Look at `waiter` again when its bot's time to start is up (a bot that started has no such
-   * limit), or when the relay will have stood still for too long (see {@link #stoodStill}).
-   */
+  /** Look at `waiter` again when its bot's time to start is up, or the relay stood still too long. */
   #arm(waiter: Waiter): void {
     clearTimeout(waiter.timer);
     const still = this.#movedAt + this.#stillMs(waiter.role);
@@ -339,7 +336,8 @@ export class AudioRelay implements TurnRelay {
 
   #segment(s: OpenSegment): SpeechSegment {
     const start = s.startSample ?? s.duplex?.cutAt ?? s.endSample ?? this.#timeline.position;
-    const said = this.#said(s);
+    // No audio played (a stop token the call's end cut off): no word of it reached a listener.
+    const said = s.startSample === undefined ? '' : this.#said(s);
     const segment: SpeechSegment = {
       role: s.role,
       start: seconds(start),
