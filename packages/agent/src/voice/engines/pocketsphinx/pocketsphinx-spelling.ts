@@ -65,12 +65,23 @@ export function fitsSpellingGrammar(text: string): boolean {
 }
 
 /**
+ * One word per letter: the first of its spellings the dictionary knows ("alpha", not also "alfa",
+ * said the same), so that the grammar prints the word as a caller writes it.
+ */
+function alphabetSpellings(dictionary: ReadonlySet<string>): string[] {
+  const byLetter = new Map<string, string>();
+  for (const [word, letter] of Object.entries(NATO_ALPHABET))
+    if (dictionary.has(word) && !byLetter.has(letter)) byLetter.set(letter, word);
+  return [...byLetter.values()];
+}
+
+/**
  * The JSGF grammar of a spelled answer: lead words, then one or more alphabet words, digits and
  * separators. Only words in `dictionary` (the recognizer's pronunciations) are used.
  */
 export function spellingGrammar(dictionary: ReadonlySet<string>): string {
   const known = (words: readonly string[]): string[] => words.filter((w) => dictionary.has(w));
-  const items = known([...Object.keys(NATO_ALPHABET), ...DIGIT_WORDS, ...SEPARATORS]);
+  const items = known([...alphabetSpellings(dictionary), ...DIGIT_WORDS, ...SEPARATORS]);
   const lead = known(LEAD_WORDS);
   return [
     '#JSGF V1.0;',
