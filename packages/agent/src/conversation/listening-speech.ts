@@ -56,12 +56,42 @@ export function objectWords(value: JsonObject): string {
     if (key === 'first_name' || key === 'last_name' || v === null) continue;
     if (key === 'date') parts.push(`on ${valueWords(key, v)}`);
     else if (key === 'dob') parts.push(`born ${valueWords(key, v)}`);
-    else if (key === 'flight_number') parts.push(`flight ${valueWords(key, v)}`);
+    else if (key === 'flight_number') parts.push(`flight ${flightWords(v)}`);
     else if (key === 'payment_id') parts.push(valueWords(key, v));
     else if (key === 'amount') parts.push(`for ${valueWords(key, v)}`);
     else parts.push(`${spokenKey(key)} ${valueWords(key, v)}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * A flight number as the airline's own staff say it: its number without the carrier code
+ * ("HAT110" -> "110"), which every flight of the airline shares.
+ */
+function flightWords(value: unknown): string {
+  const words = valueWords('flight_number', value);
+  return /^[A-Z]{2,3}\d{1,4}$/.test(words) ? words.replace(/^[A-Z]+/, '') : words;
+}
+
+/** What a tool's "not found" error was looking for, said as the thing the caller gave. */
+const NOT_FOUND: Record<string, string> = {
+  user: 'an account with that user id',
+  customer: 'an account with those details',
+  reservation: 'a reservation with that number',
+  order: 'an order with that number',
+  flight: 'that flight',
+};
+
+/**
+ * A tool's error as a person tells a caller: a lookup that found nothing says what it did not
+ * find ("User aarav_garcia_1177 not found" -> "I could not find an account with that user id")
+ * rather than reading the system's message with the value in it; other errors are read out.
+ */
+function sayError(error: string): string {
+  const missing = /^(\w+)\b.*\bnot found\W*$/i.exec(error.trim());
+  const what = missing ? NOT_FOUND[missing[1]!.toLowerCase()] : undefined;
+  if (what) return `I'm sorry, I could not find ${what}.`;
+  return `I'm sorry, the system says: ${plainSpeech(error)}.`;
 }
 
 /** The words of a tool name without its verb: `update_reservation_flights` -> "reservation flights". */
@@ -166,7 +196,7 @@ const SAID_FIELDS = [
 /** What a tool result says, as a sentence. */
 export function sayResult(name: string, content: string): string {
   const error = resultError(content);
-  if (error !== undefined) return `I'm sorry, the system says: ${plainSpeech(error)}.`;
+  if (error !== undefined) return sayError(error);
   let parsed: unknown;
   try {
     parsed = JSON.parse(content) as unknown;
