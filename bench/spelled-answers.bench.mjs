@@ -6,6 +6,10 @@
 // (alphabet words as letters, number words as digits) is the one parsed from what was said.
 //
 //   npm run build && node bench/spelled-answers.bench.mjs <run dir recorded with --pocketsphinx-spelling off>
+//   node bench/spelled-answers.bench.mjs <run dir> --args "-remove_noise no"   (options for the grammar's decoder)
+//
+// 'grammar alone' decodes every spelled answer with the grammar, whatever the general model heard
+// (on a run recorded with the grammar on, the only column that compares decoder options).
 //
 // Offline and bounded: one PocketSphinx run of a few seconds per spelled answer.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -25,6 +29,8 @@ import {
 import { emitResult, machineLine, watchdog } from './lib/common.mjs';
 
 const runDir = process.argv[2];
+const argsAt = process.argv.indexOf('--args');
+const extraArgs = argsAt > 0 ? (process.argv[argsAt + 1] ?? '').split(/\s+/).filter(Boolean) : [];
 if (!runDir || !existsSync(runDir)) {
   console.error('usage: node bench/spelled-answers.bench.mjs <run dir of an audio eval>');
   process.exit(2);
@@ -37,6 +43,7 @@ const decoder = {
     '-samprate', '16000',
     '-hmm', `${DEBIAN_POCKETSPHINX_MODEL}/en-us`,
     '-dict', `${DEBIAN_POCKETSPHINX_MODEL}/cmudict-en-us.dict`,
+    ...extraArgs,
   ], // prettier-ignore
   dict: `${DEBIAN_POCKETSPHINX_MODEL}/cmudict-en-us.dict`,
   nice: 0,
@@ -54,7 +61,7 @@ function readBack(text) {
   return parseSpokenId(spelled) ?? parseSpokenCode(spelled)?.toLowerCase();
 }
 
-const counts = { answers: 0, general: 0, grammar: 0, tried: 0, ms: 0 };
+const counts = { answers: 0, general: 0, grammar: 0, alone: 0, tried: 0, ms: 0 };
 for (const name of readdirSync(runDir).sort()) {
   const metricsFile = join(runDir, name, 'metrics.json');
   const wavFile = join(runDir, name, 'conversation_log.wav');
@@ -84,16 +91,19 @@ for (const name of readdirSync(runDir).sort()) {
     counts.tried += tried;
     counts.general += readBack(answer.heard) === want;
     counts.grammar += readBack(tried ? grammar : answer.heard) === want;
+    counts.alone += readBack(grammar) === want;
     if (process.env.SHOW) console.log(name, want, '|', answer.heard, '|', grammar);
   }
 }
 const pct = (n) => `${((100 * n) / Math.max(1, counts.answers)).toFixed(1)} %`;
-console.log(`spelled answers in ${runDir}\n${machineLine()}`);
 console.log(
-  `| read back right | general model (as heard) | with the spelling grammar | grammar tried | ms per grammar decode |`,
+  `spelled answers in ${runDir}, grammar decoder options: ${extraArgs.join(' ') || '(none)'}\n${machineLine()}`,
 );
-console.log(`| --- | ---: | ---: | ---: | ---: |`);
 console.log(
-  `| ${counts.answers} answers | ${counts.general} (${pct(counts.general)}) | ${counts.grammar} (${pct(counts.grammar)}) | ${counts.tried} | ${Math.round(counts.ms / Math.max(1, counts.answers))} |`,
+  `| read back right | general model (as heard) | with the spelling grammar | grammar alone | grammar tried | ms per grammar decode |`,
+);
+console.log(`| --- | ---: | ---: | ---: | ---: | ---: |`);
+console.log(
+  `| ${counts.answers} answers | ${counts.general} (${pct(counts.general)}) | ${counts.grammar} (${pct(counts.grammar)}) | ${counts.alone} (${pct(counts.alone)}) | ${counts.tried} | ${Math.round(counts.ms / Math.max(1, counts.answers))} |`,
 );
 emitResult({ ...counts, ratio: counts.grammar / Math.max(1, counts.general) });
