@@ -141,6 +141,11 @@ export async function decodeSpelling(decoder: SpellingDecoder, pcm: Uint8Array):
       '-jsgf', grammar,
       // Fewer inserted words in the pauses between letters.
       '-wip', '1e-2',
+      // No noise removal (its estimate, made on the silence before a short clip, eats the
+      // onsets of the words) and fewer phones inserted: together they read back 58 of 62
+      // spelled answers of a run right, against 22 (BENCHMARKS.md, "Spelled answers").
+      '-remove_noise', 'no',
+      '-pip', '0.5',
       '-dither', 'yes', '-seed', '1',
     ], // prettier-ignore
     { nice: decoder.nice },
