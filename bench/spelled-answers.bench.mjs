@@ -15,16 +15,14 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  alphabetWords,
   decodeSpelling,
   decodeWav,
   DEBIAN_POCKETSPHINX_MODEL,
   expectedSpeech,
-  fitsSpellingGrammar,
-  MIN_ALPHABET_WORDS,
   NATO_ALPHABET,
   parseSpokenCode,
   parseSpokenId,
+  worthSpellingDecode,
 } from '@scenaro/agent/voice';
 import { emitResult, machineLine, watchdog } from './lib/common.mjs';
 
@@ -85,8 +83,7 @@ for (const name of readdirSync(runDir).sort()) {
     const started = performance.now();
     const grammar = await decodeSpelling(decoder, new Uint8Array(mono.buffer));
     counts.ms += performance.now() - started;
-    const tried =
-      alphabetWords(answer.heard) >= MIN_ALPHABET_WORDS && !fitsSpellingGrammar(answer.heard);
+    const tried = worthSpellingDecode(answer.heard);
     counts.answers++;
     counts.tried += tried;
     counts.general += readBack(answer.heard) === want;

@@ -29,8 +29,9 @@ export {
   alphabetWords,
   decodeSpelling,
   fitsSpellingGrammar,
-  MIN_ALPHABET_WORDS,
+  MIN_SPELLING_WORDS,
   spellingGrammar,
+  worthSpellingDecode,
 } from './engines/pocketsphinx/pocketsphinx-spelling.js';
 export type { SpellingDecoder } from './engines/pocketsphinx/pocketsphinx-spelling.js';
 export * from './engines/openai/openai-stt.js';

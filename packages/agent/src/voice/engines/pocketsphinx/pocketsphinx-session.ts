@@ -29,12 +29,7 @@ import { QuietWatch } from './pocketsphinx-quiet.js';
 import { UtteranceSession } from '../../utterance-session.js';
 import type { TrackedUtterance } from '../../utterance-session.js';
 import type { ExpectedSpeech } from '../../stt.js';
-import {
-  alphabetWords,
-  fitsSpellingGrammar,
-  MIN_ALPHABET_WORDS,
-  SpelledAudio,
-} from './pocketsphinx-spelling.js';
+import { SpelledAudio, worthSpellingDecode } from './pocketsphinx-spelling.js';
 
 /** Audio around a spelled utterance given to the spelling grammar (ms). */
 const SPELL_MARGIN_MS = 300;
@@ -173,8 +168,7 @@ export class PocketsphinxSession extends UtteranceSession {
     return heard.then(
       async (text) => {
         const pcm = taken();
-        if (alphabetWords(text) < MIN_ALPHABET_WORDS || fitsSpellingGrammar(text) || this.closed)
-          return text;
+        if (!worthSpellingDecode(text) || this.closed) return text;
         try {
           return (await spelling(pcm)) || text;
         } catch {

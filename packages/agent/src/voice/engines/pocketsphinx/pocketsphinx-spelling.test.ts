@@ -12,6 +12,7 @@ import { createFliteTextToSpeech } from '../flite/flite-tts.js';
 import {
   alphabetWords,
   fitsSpellingGrammar,
+  worthSpellingDecode,
   SpelledAudio,
   spellingGrammar,
 } from './pocketsphinx-spelling.js';
@@ -59,6 +60,25 @@ describe('the spelling grammar', () => {
     expect(fitsSpellingGrammar('c or oscar pop a hotel india alpha underscore')).toBe(false);
     expect(fitsSpellingGrammar('sure my user id is spelled')).toBe(false);
     expect(fitsSpellingGrammar('')).toBe(false);
+  });
+
+  it.each([
+    // A short spelling the general model mostly misheard: one alphabet word, a separator, digits.
+    [
+      'sure my user id is spelled my country of alpha underscore why move into your three six six eight',
+      true,
+    ],
+    ['c or oscar pop a hotel india alpha underscore', true],
+    // Not a spelling: an id said in words, with no alphabet word.
+    [
+      "i'm sorry i don't have it my user id is raj underscore sanchez underscore seven three four zero",
+      false,
+    ],
+    // Already a clean spelling: the general model's words stand.
+    ['sure my user id is spelled romeo alpha juliet underscore five', false],
+    ['alpha and omega', false],
+  ])('decodes %j again with the grammar: %s', (heard, expected) => {
+    expect(worthSpellingDecode(heard)).toBe(expected);
   });
 
   it('counts the alphabet words heard', () => {

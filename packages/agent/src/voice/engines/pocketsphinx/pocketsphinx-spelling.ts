@@ -21,8 +21,11 @@ import { NATO_ALPHABET } from '../../spoken/heard.js';
 import { DIGIT_WORDS } from '../../spoken/numbers.js';
 import { RecognizerProcess } from './pocketsphinx-process.js';
 
-/** Spelling-alphabet words the general model must hear before the grammar is tried. */
-export const MIN_ALPHABET_WORDS = 3;
+/**
+ * Words of the grammar's vocabulary (alphabet words, digits, separators) the general model must
+ * hear, one of them an alphabet word, before the grammar is tried.
+ */
+export const MIN_SPELLING_WORDS = 3;
 
 /** Most audio of a spelled utterance kept for the grammar (ms). */
 export const MAX_SPELLED_MS = 30_000;
@@ -50,6 +53,22 @@ export function alphabetWords(text: string): number {
     .toLowerCase()
     .split(/\s+/)
     .filter((word) => NATO_ALPHABET[word] !== undefined).length;
+}
+
+/**
+ * Whether a spelled answer the general model heard as `text` is decoded again with the grammar:
+ * it heard at least {@link MIN_SPELLING_WORDS} words of the grammar's vocabulary, one of them an
+ * alphabet word ("alpha underscore three six six eight": a spelling it partly misheard; "raj
+ * underscore sanchez underscore seven three four zero" is not one), and its words do not
+ * already fit the grammar.
+ */
+export function worthSpellingDecode(text: string): boolean {
+  const words = text.toLowerCase().split(/\s+/);
+  return (
+    alphabetWords(text) >= 1 &&
+    words.filter((word) => ITEM_SET.has(word)).length >= MIN_SPELLING_WORDS &&
+    !fitsSpellingGrammar(text)
+  );
 }
 
 /**
