@@ -177,7 +177,7 @@ describe('scenaro eval voice flags', () => {
         speech.filter((r) => text.test(String(r.fields['input']))).map((r) => r.fields['voice']),
       );
     // The scripted agent introduces itself; everything else was the user's.
-    expect(voiceOf(/scripted reference agent/)).toEqual(new Set(['nova']));
+    expect(voiceOf(/automated assistant, not a person/)).toEqual(new Set(['nova']));
     expect(new Set(speech.map((r) => r.fields['voice']))).toEqual(new Set(['nova', 'onyx']));
     const transcriptions = audio.requests.filter((r) => r.path.endsWith('/audio/transcriptions'));
     expect(transcriptions.length).toBeGreaterThanOrEqual(2);

@@ -241,7 +241,7 @@ describe('a speech engine registered at run time', () => {
     const voiceOf = (text: RegExp) =>
       new Set(calls.synthesized.filter((c) => text.test(c.text)).map((c) => c.voice));
     // The scripted agent introduces itself; everything else was the user's.
-    expect(voiceOf(/scripted reference agent/)).toEqual(new Set(['a']));
+    expect(voiceOf(/automated assistant, not a person/)).toEqual(new Set(['a']));
     expect(new Set(calls.synthesized.map((c) => c.voice))).toEqual(new Set(['a', 'b']));
     // Spoken at the relay's rate, which the engine declares as its own.
     expect(new Set(calls.synthesized.map((c) => c.sampleRate))).toEqual(new Set([16_000]));
