@@ -145,7 +145,7 @@ describe('listening reference agent', () => {
     expect(readBack.text).toMatch(/M05KNL.*Shall I go ahead\?/);
     // As a person says it: the field changed, each flight once, the card by its last digits.
     expect(readBack.text).toMatch(
-      /I will update the flights of reservation M05KNL: in economy, flight 110 on/,
+      /I will update the flights of reservation M05KNL, with cabin economy, flight 110 on/,
     );
     expect(readBack.text).not.toMatch(/flights flight|payment method/);
     expect(readBack.text).toMatch(/paid with the gift card ending in 7175\./);

@@ -109,38 +109,8 @@ function fieldOf(name: string, target: string): string | undefined {
   return spokenKey(field.join('_'));
 }
 
-/** A count of bags as said: "no checked bags", "1 checked bag", "2 checked bags". */
-const bags = (n: unknown): string =>
-  n === 0 ? 'no checked bags' : `${String(n)} checked bag${n === 1 ? '' : 's'}`;
-
-/**
- * Trip fields said as a travel agent says them ("a one way trip from JFK to SFO in economy, ...,
- * 2 checked bags, none of them paid, no travel insurance"), not as `key value` pairs; '' leaves
- * a field unsaid (a destination said with its origin).
- */
-const TRIP_PHRASES: Record<string, (value: unknown, args: JsonObject) => string> = {
-  origin: (v, args) =>
-    args['destination'] === undefined
-      ? `from ${valueWords('origin', v)}`
-      : `from ${valueWords('origin', v)} to ${valueWords('destination', args['destination'])}`,
-  destination: (v, args) =>
-    args['origin'] === undefined ? `to ${valueWords('destination', v)}` : '',
-  flight_type: (v) => `a ${valueWords('flight_type', v).replace(/( trip)?$/, ' trip')}`,
-  cabin: (v) => `in ${valueWords('cabin', v)}`,
-  total_baggages: (v) => bags(v),
-  nonfree_baggages: (v, args) =>
-    v === 0 ? (args['total_baggages'] ? 'none of them paid' : '') : `${String(v)} of them paid`,
-  insurance: (v) => (v === 'yes' || v === true ? 'with travel insurance' : 'no travel insurance'),
-};
-
 /** One argument as words; a list whose items already say what they are keeps no key of its own. */
-function argumentPhrase(key: string, value: unknown, args: JsonObject): string {
-  const trip = TRIP_PHRASES[key];
-  if (
-    trip &&
-    (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-  )
-    return trip(value, args);
+function argumentPhrase(key: string, value: unknown): string {
   const words = valueWords(key, value);
   const name = spokenKey(key);
   if (Array.isArray(value) && words.startsWith(name.replace(/s$/, ''))) return words;
@@ -151,8 +121,7 @@ function argumentPhrase(key: string, value: unknown, args: JsonObject): string {
 export function argumentWords(args: JsonObject, skip: readonly string[] = []): string {
   return Object.entries(args)
     .filter(([k]) => !skip.includes(k))
-    .map(([k, v]) => argumentPhrase(k, v, args))
-    .filter(Boolean)
+    .map(([k, v]) => argumentPhrase(k, v))
     .join(', ');
 }
 
@@ -164,7 +133,7 @@ export function sayAction(name: string, args: JsonObject): string {
     ? `${keyWords(idKey).replace(/ number$/, '')} ${valueWords(idKey, args[idKey]!)}`
     : '';
   const rest = argumentWords(args, idKey ? [idKey] : []);
-  const withRest = rest ? `: ${rest}` : '';
+  const withRest = rest ? `, with ${rest}` : '';
   if (/^transfer/.test(name)) return 'I will transfer you to a human agent.';
   if (verb === 'cancel') return `I will cancel ${target || objectOf(name)}${withRest}.`;
   if (verb === 'update' || verb === 'modify' || verb === 'change') {
