@@ -9,6 +9,7 @@
  */
 import { isJsonObject } from '@scenaro/sdk/util';
 import type { JsonObject } from '../scenario/types.js';
+import { airportName } from './airports.js';
 import { keyWords, plainSpeech, resultError } from './listening-common.js';
 
 /** A field name as a read-back says it: "bags", not "baggages"; payments are "paid with". */
@@ -54,7 +55,7 @@ export function objectWords(value: JsonObject): string {
   }
   for (const [key, v] of Object.entries(value)) {
     if (key === 'first_name' || key === 'last_name' || v === null) continue;
-    if (key === 'date') parts.push(`on ${valueWords(key, v)}`);
+    if (key === 'date') parts.push(`on ${travelDate(v)}`);
     else if (key === 'dob') parts.push(`born ${valueWords(key, v)}`);
     else if (key === 'flight_number') parts.push(`flight ${flightWords(v)}`);
     else if (key === 'payment_id') parts.push(valueWords(key, v));
@@ -62,6 +63,74 @@ export function objectWords(value: JsonObject): string {
     else parts.push(`${spokenKey(key)} ${valueWords(key, v)}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * A travel date as a travel agent says it, without the year ("2024-05-24" -> "May 24"): the
+ * trips booked and changed are this year's. Other values are said as they are.
+ */
+function travelDate(value: unknown): string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return valueWords('date', value);
+  }
+  const date = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleString('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** Words for some of a record's fields, and which fields they say. */
+interface Phrase {
+  words: string;
+  keys: string[];
+}
+
+/**
+ * A record's trip as one phrase ("a one way trip from Denver to Boston, in basic economy")
+ * rather than field by field ("origin DEN, destination BOS, cabin basic economy, ...").
+ */
+function tripPhrase(record: JsonObject): Phrase | undefined {
+  const { origin, destination, flight_type: type, cabin } = record;
+  if (typeof origin !== 'string' || typeof destination !== 'string') return undefined;
+  const keys = ['origin', 'destination'];
+  let words = 'a trip';
+  if (typeof type === 'string') {
+    words = `a ${type.replace(/_/g, ' ')}${/trip$/.test(type) ? '' : ' trip'}`;
+    keys.push('flight_type');
+  }
+  words += ` from ${airportName(origin)} to ${airportName(destination)}`;
+  if (typeof cabin === 'string') {
+    words += `, in ${cabin.replace(/_/g, ' ')}`;
+    keys.push('cabin');
+  }
+  return { words, keys };
+}
+
+/** Checked bags and insurance as a phrase: "2 free bags and 1 paid bag, without travel insurance". */
+function bagPhrase(record: JsonObject): Phrase | undefined {
+  const total = record['total_baggages'];
+  const paid = record['nonfree_baggages'];
+  const insurance = record['insurance'];
+  const parts: string[] = [];
+  const keys: string[] = [];
+  const bags = (n: number, kind: string) => `${n} ${kind}${n === 1 ? 'bag' : 'bags'}`;
+  if (typeof total === 'number') {
+    keys.push('total_baggages');
+    if (typeof paid !== 'number') parts.push(bags(total, ''));
+    else {
+      keys.push('nonfree_baggages');
+      const kinds = [
+        total - paid > 0 ? bags(total - paid, 'free ') : '',
+        paid > 0 ? bags(paid, 'paid ') : '',
+      ];
+      parts.push(kinds.filter(Boolean).join(' and ') || 'no bags');
+    }
+  }
+  if (insurance === 'yes' || insurance === 'no' || typeof insurance === 'boolean') {
+    keys.push('insurance');
+    const covered = insurance === 'yes' || insurance === true;
+    parts.push(`${covered ? 'with' : 'without'} travel insurance`);
+  }
+  return parts.length > 0 ? { words: parts.join(', '), keys } : undefined;
 }
 
 /**
@@ -109,20 +178,44 @@ function fieldOf(name: string, target: string): string | undefined {
   return spokenKey(field.join('_'));
 }
 
-/** One argument as words; a list whose items already say what they are keeps no key of its own. */
+/**
+ * One argument as words; a list whose items already say what they are keeps no key of its own,
+ * and a list of one item names it in the singular ("passenger Mia Li").
+ */
 function argumentPhrase(key: string, value: unknown): string {
   const words = valueWords(key, value);
   const name = spokenKey(key);
   if (Array.isArray(value) && words.startsWith(name.replace(/s$/, ''))) return words;
+  if (Array.isArray(value) && value.length === 1) return `${name.replace(/s$/, '')} ${words}`;
   return `${name} ${words}`;
 }
 
-/** The arguments of a call in words, the main id first ("reservation M05KNL, cabin economy, ..."). */
+/**
+ * The arguments of a call as phrases: the trip first (when the call has one), then each other
+ * argument, its bags and insurance, and how it is paid last.
+ */
+function argumentPhrases(args: JsonObject, skip: readonly string[] = []): string[] {
+  const trip = skip.includes('origin') ? undefined : tripPhrase(args);
+  const bags = skip.includes('total_baggages') ? undefined : bagPhrase(args);
+  const said = new Set([...skip, ...(trip?.keys ?? []), ...(bags?.keys ?? [])]);
+  const rest = Object.entries(args)
+    .filter(([k]) => !said.has(k))
+    .map(([k, v]) => argumentPhrase(k, v));
+  const paid = rest.filter((p) => p.startsWith('paid with'));
+  const other = rest.filter((p) => !p.startsWith('paid with'));
+  return [trip?.words ?? '', ...other, bags?.words ?? '', ...paid].filter(Boolean);
+}
+
+/** The arguments of a call in words ("a round trip from Detroit to Atlanta, in economy, ..."). */
 export function argumentWords(args: JsonObject, skip: readonly string[] = []): string {
-  return Object.entries(args)
-    .filter(([k]) => !skip.includes(k))
-    .map(([k, v]) => argumentPhrase(k, v))
-    .join(', ');
+  return argumentPhrases(args, skip).join(', ');
+}
+
+/** Phrases after a read-back's object: ", with cabin economy, paid with ..." (no "with paid with"). */
+function withWords(phrases: readonly string[]): string {
+  if (phrases.length === 0) return '';
+  const words = phrases.join(', ');
+  return /^(paid with|with|without)\b/.test(words) ? `, ${words}` : `, with ${words}`;
 }
 
 /** What the agent is about to do, as a sentence (for a read-back before a change). */
@@ -132,14 +225,19 @@ export function sayAction(name: string, args: JsonObject): string {
   const target = idKey
     ? `${keyWords(idKey).replace(/ number$/, '')} ${valueWords(idKey, args[idKey]!)}`
     : '';
-  const rest = argumentWords(args, idKey ? [idKey] : []);
-  const withRest = rest ? `, with ${rest}` : '';
+  const withRest = withWords(argumentPhrases(args, idKey ? [idKey] : []));
   if (/^transfer/.test(name)) return 'I will transfer you to a human agent.';
   if (verb === 'cancel') return `I will cancel ${target || objectOf(name)}${withRest}.`;
   if (verb === 'update' || verb === 'modify' || verb === 'change') {
     const field = fieldOf(name, target);
     if (field) return `I will update the ${field} of ${target}${withRest}.`;
     return `I will update the ${objectOf(name)}${target ? ` of ${target}` : ''}${withRest}.`;
+  }
+  const trip = tripPhrase(args);
+  if (verb === 'book' && trip) {
+    // A booking is read back as the trip it makes; the caller's id was checked when it was heard.
+    const skip = [...trip.keys, ...(idKey === 'user_id' ? [idKey] : [])];
+    return `I will book ${trip.words}${withWords(argumentPhrases(args, skip))}.`;
   }
   if (verb === 'book' || verb === 'create' || verb === 'place') {
     return `I will ${verb} a new ${objectOf(name)}${target ? ` for ${target}` : ''}${withRest}.`;
@@ -154,7 +252,7 @@ export function sayAction(name: string, args: JsonObject): string {
 /** The past tense of a write tool's verb, for saying it is done. */
 const DONE_VERBS: Record<string, string> = {
   cancel: 'cancelled',
-  book: 'booked',
+  book: 'created',
   create: 'created',
   place: 'placed',
   update: 'updated',
@@ -223,8 +321,15 @@ export function sayResult(name: string, content: string): string {
     ).slice(0, 4);
     const nameObj = record['name'];
     const person = isJsonObject(nameObj) ? objectWords(nameObj) : '';
-    const said = fields.map((k) => `${spokenKey(k)} ${valueWords(k, record[k]!)}`);
-    if (person) said.unshift(`name ${person}`);
+    const trip = tripPhrase(record);
+    const said = fields
+      .filter((k) => !trip?.keys.includes(k))
+      .map((k) => `${spokenKey(k)} ${valueWords(k, record[k]!)}`);
+    if (person) return `I have your account, ${[person, ...said].join(', ')}.`;
+    if (trip) {
+      const noun = objectOf(name).replace(/ details$/, '');
+      return `Your ${noun} is ${[trip.words, ...said].join(', ')}.`;
+    }
     return said.length > 0
       ? `I have the ${objectOf(name)}: ${said.join(', ')}.`
       : `I have the ${objectOf(name)}.`;
