@@ -163,9 +163,28 @@ function sayError(error: string): string {
   return `I'm sorry, the system says: ${plainSpeech(error)}.`;
 }
 
+/** A tool name's parts: `update_reservation_flights` -> update, reservation_flights, reservation, flights. */
+interface ToolParts {
+  verb: string;
+  /** The name without its verb (the whole name when it has one part). */
+  rest: string;
+  object: string | undefined;
+  field: string | undefined;
+}
+
+function toolParts(name: string): ToolParts {
+  const [verb = name, object, ...field] = name.split('_');
+  return {
+    verb,
+    rest: object === undefined ? name : name.slice(verb.length + 1),
+    object,
+    field: field.length > 0 ? field.join('_') : undefined,
+  };
+}
+
 /** The words of a tool name without its verb: `update_reservation_flights` -> "reservation flights". */
 function objectOf(name: string): string {
-  return spokenKey(name.replace(/^[a-z]+_/, ''));
+  return spokenKey(toolParts(name).rest);
 }
 
 /**
@@ -173,9 +192,9 @@ function objectOf(name: string): string {
  * `target` names: `update_reservation_flights` on "reservation M05KNL" -> the flights.
  */
 function fieldOf(name: string, target: string): string | undefined {
-  const [, object, ...field] = name.split('_');
-  if (!object || field.length === 0 || !target.startsWith(object)) return undefined;
-  return spokenKey(field.join('_'));
+  const { object, field } = toolParts(name);
+  if (!object || !field || !target.startsWith(object)) return undefined;
+  return spokenKey(field);
 }
 
 /**
@@ -220,7 +239,7 @@ function withWords(phrases: readonly string[]): string {
 
 /** What the agent is about to do, as a sentence (for a read-back before a change). */
 export function sayAction(name: string, args: JsonObject): string {
-  const verb = name.split('_')[0] ?? name;
+  const { verb } = toolParts(name);
   const idKey = Object.keys(args).find((k) => /_id$/.test(k) && typeof args[k] === 'string');
   const target = idKey
     ? `${keyWords(idKey).replace(/ number$/, '')} ${valueWords(idKey, args[idKey]!)}`
@@ -266,12 +285,11 @@ const DONE_VERBS: Record<string, string> = {
 /** What a write that went through did, as a person says it ("Okay, I have updated the flights of the reservation."). */
 function sayDone(name: string): string {
   if (/^transfer/.test(name)) return 'I am transferring you now.';
-  const verb = name.split('_')[0] ?? name;
+  const { verb, object, field } = toolParts(name);
   const done = DONE_VERBS[verb];
   if (!done) return 'Okay, that is taken care of.';
-  const [, object, ...field] = name.split('_');
-  if ((done === 'updated' || done === 'exchanged') && object && field.length > 0) {
-    return `Okay, I have ${done} the ${spokenKey(field.join('_'))} of the ${spokenKey(object)}.`;
+  if ((done === 'updated' || done === 'exchanged') && object && field) {
+    return `Okay, I have ${done} the ${spokenKey(field)} of the ${spokenKey(object)}.`;
   }
   return `Okay, I have ${done} the ${objectOf(name)}.`;
 }
@@ -301,7 +319,7 @@ export function sayResult(name: string, content: string): string {
   } catch {
     parsed = content;
   }
-  const verb = name.split('_')[0] ?? name;
+  const { verb } = toolParts(name);
   const read = /^(get|search|list|find|calculate|check|lookup|think)$/.test(verb);
   if (!read) return sayDone(name);
   if (Array.isArray(parsed)) {

@@ -65,7 +65,7 @@ export function alphabetWords(text: string): number {
 export function worthSpellingDecode(text: string): boolean {
   const words = text.toLowerCase().split(/\s+/);
   return (
-    alphabetWords(text) >= 1 &&
+    words.some((word) => NATO_ALPHABET[word] !== undefined) &&
     words.filter((word) => ITEM_SET.has(word)).length >= MIN_SPELLING_WORDS &&
     !fitsSpellingGrammar(text)
   );
