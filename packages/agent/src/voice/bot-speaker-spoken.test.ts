@@ -74,6 +74,20 @@ describe('BotSpeaker: the spoken form', () => {
     expect(r.said.join(' ')).toMatch(/That is all/);
   });
 
+  it.each([true, false])(
+    'never says a stop token: it stays in bot-output only (spokenForm %s)',
+    async (spokenForm) => {
+      const glued = await run('No, that is all. Thank you, goodbye. ###STOP###', spokenForm);
+      expect(glued.said.join(' ')).not.toMatch(/stop/i);
+      expect(glued.said.join(' ')).toMatch(/goodbye/);
+      expect(glued.output.join(' ')).toMatch(/###STOP###/);
+      const alone = await run('###TRANSFER###', spokenForm);
+      expect(alone.said).toEqual([]);
+      expect(alone.ttsText).toBe('');
+      expect(alone.output).toEqual(['###TRANSFER###']);
+    },
+  );
+
   it('synthesizes the written text with spokenForm off', async () => {
     const r = await run('Your refund of $2,580 is confirmed.', false);
     expect(r.said).toEqual(['Your refund of $2,580 is confirmed.']);
