@@ -16,3 +16,11 @@ export type UserStopToken = (typeof USER_STOP_TOKENS)[number];
 export function findUserStopToken(text: string): UserStopToken | undefined {
   return USER_STOP_TOKENS.find((token) => text.includes(token));
 }
+
+/** `text` without the stop tokens in it (what of it is speech). */
+export function withoutUserStopTokens(text: string): string {
+  if (!findUserStopToken(text)) return text;
+  let rest = text;
+  for (const token of USER_STOP_TOKENS) rest = rest.split(token).join(' ');
+  return rest.replace(/\s+/g, ' ').trim();
+}

@@ -22,7 +22,7 @@ import type { ServerToClientMessageMap, ServerToClientType } from '@scenaro/sdk/
 import { PcmChunker } from './audio/chunker.js';
 import type { AudioClock } from './audio/clock.js';
 import { msToSamples, pcm16FrameBytes } from './audio/pcm.js';
-import { USER_STOP_TOKENS } from '../conversation/stop-tokens.js';
+import { withoutUserStopTokens } from '../conversation/stop-tokens.js';
 import { SentenceSplitter } from './sentences.js';
 import { SpokenReply } from './spoken/spoken-reply.js';
 import type { TextToSpeech } from './tts.js';
@@ -112,13 +112,6 @@ interface Synthesis {
 const END_OF_REPLY = Symbol('end of reply');
 type QueueItem = Sentence | typeof END_OF_REPLY;
 
-/** `text` without the stop tokens in it. */
-function withoutStopTokens(text: string): string {
-  let said = text;
-  for (const token of USER_STOP_TOKENS) said = said.split(token).join(' ');
-  return said === text ? text : said.replace(/\s+/g, ' ').trim();
-}
-
 function isAbort(err: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (err instanceof Error && err.name === 'AbortError');
 }
@@ -205,7 +198,7 @@ export class BotSpeaker {
    */
   #sentences(written: string[]): Sentence[] {
     return written.map((text) => {
-      const said = withoutStopTokens(text);
+      const said = withoutUserStopTokens(text);
       return { text, spoken: this.#reply ? this.#reply.say(said) : said };
     });
   }

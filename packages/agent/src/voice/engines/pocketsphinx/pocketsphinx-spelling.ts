@@ -47,12 +47,16 @@ const ITEM_SET: ReadonlySet<string> = new Set([
 ]);
 const LEAD_SET: ReadonlySet<string> = new Set(LEAD_WORDS);
 
+/** The words of what a recognizer heard, lower-cased. */
+function heardWords(text: string): string[] {
+  return text.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+const isAlphabetWord = (word: string): boolean => NATO_ALPHABET[word] !== undefined;
+
 /** How many words of `text` belong to the spelling alphabet. */
 export function alphabetWords(text: string): number {
-  return text
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((word) => NATO_ALPHABET[word] !== undefined).length;
+  return heardWords(text).filter(isAlphabetWord).length;
 }
 
 /**
@@ -63,11 +67,11 @@ export function alphabetWords(text: string): number {
  * already fit the grammar.
  */
 export function worthSpellingDecode(text: string): boolean {
-  const words = text.toLowerCase().split(/\s+/);
+  const words = heardWords(text);
   return (
-    words.some((word) => NATO_ALPHABET[word] !== undefined) &&
+    words.some(isAlphabetWord) &&
     words.filter((word) => ITEM_SET.has(word)).length >= MIN_SPELLING_WORDS &&
-    !fitsSpellingGrammar(text)
+    !fitsGrammar(words)
   );
 }
 
@@ -77,7 +81,10 @@ export function worthSpellingDecode(text: string): boolean {
  * its choice among the alphabet words was not forced), and the grammar is not tried.
  */
 export function fitsSpellingGrammar(text: string): boolean {
-  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  return fitsGrammar(heardWords(text));
+}
+
+function fitsGrammar(words: readonly string[]): boolean {
   let at = 0;
   while (at < words.length && LEAD_SET.has(words[at]!)) at++;
   return at < words.length && words.slice(at).every((word) => ITEM_SET.has(word));
