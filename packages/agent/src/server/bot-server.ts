@@ -24,7 +24,7 @@ import { ServerMetrics } from './metrics.js';
 import { TurnTracer } from './turn-tracing.js';
 import { BotSession } from './session.js';
 import type { BotSessionOptions } from './session.js';
-import { prepareVoice } from './voice-session.js';
+import { prepareVoice } from './voice-prepare.js';
 import type { SessionConnection } from './session-connection.js';
 import { SessionDirectory } from './session-directory.js';
 import { closeAllWithin, settleWithin } from './shutdown.js';
