@@ -179,6 +179,18 @@ export class ConversationEngine implements Conversation {
     return this.#model.takesTurn?.(heard) ?? true;
   }
 
+  onUnheard(): Promise<void> | undefined {
+    if (this.#running) return undefined;
+    const text = this.#model.unheard?.();
+    if (!text) return undefined;
+    // Said as it is, as a voice menu's "no match" prompt: in the context, never a model call.
+    this.#host.context.append({ role: 'assistant', content: text });
+    const speech = this.#host.speech;
+    speech?.text(text);
+    speech?.end();
+    return Promise.resolve();
+  }
+
   close(): void {
     this.#interrupt();
   }

@@ -83,6 +83,11 @@ export interface Conversation {
   /** Whether speech heard from the user (its transcript) is a turn; absent: always. */
   takesTurn?(heard: string): boolean;
   /**
+   * The user spoke and the recognizer made out nothing, while the bot was silent: ask them to
+   * say it again, or do nothing (undefined). Resolves once the reply has been handed to speech.
+   */
+  onUnheard?(): Promise<void> | undefined;
+  /**
    * The user barged in: stop the running turn and the speech; returns true when either was
    * stopped (and `bot-interrupted` was sent).
    */

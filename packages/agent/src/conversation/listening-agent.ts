@@ -47,6 +47,7 @@ import {
   closestHeard,
   foundInResults,
   heardAnswer,
+  ASKS_REPEAT,
   heardTexts,
   heardValues,
   lastHeard,
@@ -70,6 +71,10 @@ import type { CallerValue, HeardUse } from './listening-values.js';
 export const MAX_ASKS_PER_VALUE = 2;
 /** Read-backs of one change the caller may answer with no (then it is left undone). */
 export const MAX_CONFIRMATIONS = 3;
+/** Times in a row the agent asks a caller it heard nothing from to say it again. */
+export const MAX_UNHEARD = 2;
+/** What the agent says when the caller spoke and it made out nothing. */
+export const UNHEARD_REPLY = "Sorry, I didn't catch that. Could you say it again?";
 
 /** What the agent remembers across the turns of one session. */
 interface AgentMemory {
@@ -93,6 +98,8 @@ interface AgentMemory {
   closingAsked: boolean;
   lastSaid: string;
   repeats: number;
+  /** Times in a row the caller spoke and nothing was made out. */
+  unheard: number;
 }
 
 interface Reply {
@@ -101,7 +108,6 @@ interface Reply {
   end?: boolean;
 }
 
-const ASKS_REPEAT = /\b(didn'?t (catch|get|hear)|say (that|it) again|repeat|pardon|come again)\b/i;
 const IDENTITY_ID = 'identity';
 
 /** The read tool that looks an account up by user id alone, when the session has one. */
@@ -137,6 +143,7 @@ class ListeningAgent {
     closingAsked: false,
     lastSaid: '',
     repeats: 0,
+    unheard: 0,
   };
 
   constructor(private readonly host: PolicyHost) {}
@@ -149,16 +156,16 @@ class ListeningAgent {
       return { text };
     }
     if (plan === undefined || typeof plan === 'string') {
-      return {
-        text: 'I have no usable plan for this call, so I made no changes. Goodbye.',
-        end: true,
-      };
+      const text = 'I have no usable plan for this call, so I made no changes. Goodbye.';
+      this.memory.lastSaid = text;
+      return { text, end: true };
     }
     const m = this.memory;
     const messages = request.messages;
     let said = '';
     if (afterTools) said += this.readResults(messages);
     else {
+      m.unheard = 0;
       const heard = lastHeard(messages);
       if (request.turn > 1 && ASKS_REPEAT.test(heard) && m.lastSaid && m.repeats < 2) {
         m.repeats++;
@@ -174,6 +181,18 @@ class ListeningAgent {
     const text = plainSpeech(`${said} ${reply.text}`);
     if (!reply.calls?.length && text) m.lastSaid = reply.text;
     return { ...reply, text };
+  }
+
+  /**
+   * The caller spoke and nothing was made out of it: when the agent's last words asked something,
+   * it asks the caller to say it again ({@link MAX_UNHEARD} times in a row at most); otherwise it
+   * waits.
+   */
+  unheard(): string | undefined {
+    const m = this.memory;
+    if (!m.lastSaid.includes('?') || m.unheard >= MAX_UNHEARD) return undefined;
+    m.unheard++;
+    return UNHEARD_REPLY;
   }
 
   /** What the results of the last step say, and what the agent learns from them. */
@@ -442,6 +461,7 @@ export function createListeningAgentModel(host: PolicyHost): ChatModel {
     scripted: true,
     // A caller talking to someone in the room ("hold on a second") is not talking to the agent.
     takesTurn: (heard) => !isNonDirectedPhrase(heard),
+    unheard: () => agent.unheard(),
     async *stream(request) {
       const afterTools = sinceLastUser(request.messages).some((m) => m.role === 'tool');
       const reply = agent.turn(request, readScriptedPlan(host.state.shared), afterTools);

@@ -19,6 +19,10 @@ export { editDistance };
 /** The year dates said without one are read in (the tau2 domains are set in 2024). */
 export const REFERENCE_YEAR = 2024;
 
+/** The other side asks to hear the last thing said again. */
+export const ASKS_REPEAT =
+  /\b(didn'?t (catch|get|hear)|say (that|it) again|repeat|pardon|come again)\b/i;
+
 /** The text of every user message of the context, oldest first (in audio mode: what the recognizer heard). */
 export function heardTexts(messages: readonly ContextMessage[]): string[] {
   return messages.filter((m) => m.role === 'user').map((m) => m.content);

@@ -1,10 +1,6 @@
 // The listening policies (audio mode) driven with hand-built contexts: what they heard decides what they do.
 import { describe, expect, it } from 'vitest';
-import { createScenarioState } from '../scenario/types.js';
-import type { ToolDefinition } from '../scenario/types.js';
-import { ConversationContext } from './context.js';
-import type { ContextMessage } from './context.js';
-import type { PolicyHost } from './hook.js';
+import { Talk, host, tool } from '../test-support/listening-talk.js';
 import { createListeningAgentModel } from './listening-agent.js';
 import { closestHeard, heardValues, spelledIds, withHeardDigits } from './listening-common.js';
 import {
@@ -14,93 +10,6 @@ import {
   firstPerson,
   mismatches,
 } from './listening-user.js';
-import type { ChatModel } from './model.js';
-import { SCRIPTED_PLAN_KEY } from './scripted-plan.js';
-
-function tool(name: string, kind: 'read' | 'write', required: string[]): ToolDefinition {
-  return {
-    name,
-    kind,
-    description: name,
-    parameters: { type: 'object', properties: {}, required },
-    execute: () => null,
-  };
-}
-
-function host(plan: object, tools: ToolDefinition[], systemPrompt = 'policy'): PolicyHost {
-  const state = createScenarioState();
-  state.shared[SCRIPTED_PLAN_KEY] = plan;
-  for (const t of tools) state.tools.set(t.name, { tool: t, domain: 'test', options: {} });
-  return { state, context: new ConversationContext(systemPrompt) };
-}
-
-interface Said {
-  text: string;
-  calls: { name: string; arguments: Record<string, unknown> }[];
-}
-
-/** One model call on `messages`, as the engine would make it. */
-async function say(model: ChatModel, messages: ContextMessage[], turn: number): Promise<Said> {
-  const out: Said = { text: '', calls: [] };
-  for await (const event of model.stream({
-    messages,
-    tools: [],
-    signal: new AbortController().signal,
-    turn,
-    step: 1,
-  })) {
-    if (event.type === 'text-delta') out.text += event.text;
-    if (event.type === 'tool-call') {
-      out.calls.push({
-        name: event.name,
-        arguments: JSON.parse(event.arguments) as Record<string, unknown>,
-      });
-    }
-  }
-  return out;
-}
-
-/** A conversation with one side's model: what it heard, and what it said and called. */
-class Talk {
-  readonly messages: ContextMessage[] = [];
-  turn = 0;
-  constructor(readonly model: ChatModel) {}
-  async hear(text: string): Promise<Said> {
-    this.turn++;
-    this.messages.push({ role: 'user', content: text });
-    return this.answer();
-  }
-  private async answer(): Promise<Said> {
-    const said = await say(this.model, this.messages, this.turn);
-    this.messages.push({
-      role: 'assistant',
-      content: said.text || null,
-      ...(said.calls.length
-        ? {
-            tool_calls: said.calls.map((c, i) => ({
-              id: `c${this.messages.length}_${i}`,
-              type: 'function' as const,
-              function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-            })),
-          }
-        : {}),
-    });
-    return said;
-  }
-  /** Give the results of the last calls and take the next step. */
-  async results(...contents: unknown[]): Promise<Said> {
-    const last = this.messages[this.messages.length - 1];
-    const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
-    calls.forEach((call, i) =>
-      this.messages.push({
-        role: 'tool',
-        tool_call_id: call.id,
-        content: JSON.stringify(contents[i]),
-      }),
-    );
-    return this.answer();
-  }
-}
 
 const airlineTools = [
   tool('get_user_details', 'read', ['user_id']),

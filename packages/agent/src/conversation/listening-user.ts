@@ -16,13 +16,15 @@
  *   not equal is a mismatch, and it corrects the agent (at most twice, then it
  *   accepts); otherwise it says yes.
  * - It carries out its own side of the plan (user-device tools) when the agent
- *   asks it to act on its side, asks to repeat what it did not understand (at
+ *   asks it to act on its side, says its last words again when asked to (twice in
+ *   a row at most), asks to repeat what it did not understand (at
  *   most twice in a row, then it says yes), and stops with `###STOP###` after a
  *   goodbye or its turn limit.
  */
 import { digitWords } from '../voice/spoken/numbers.js';
 import type { PolicyHost } from './hook.js';
 import {
+  ASKS_REPEAT,
   editDistance,
   canonical,
   heardValues,
@@ -40,6 +42,8 @@ import { USER_STOP_TOKEN } from './stop-tokens.js';
 
 /** Corrections of a read-back the listening user makes before it accepts. */
 export const MAX_CORRECTIONS = 2;
+/** Times in a row the listening user says its last words again when asked to. */
+export const MAX_REPEATS = 2;
 
 /** One thing the caller knows: "user id" = "aarav_garcia_1177". */
 export interface CallerFact {
@@ -294,6 +298,10 @@ interface UserMemory {
   unclear: number;
   nextUserAction: number;
   lastGiven?: CallerFact;
+  /** The caller's last words, to say again when asked. */
+  lastSaid?: string;
+  /** Times in a row it was asked to say them again. */
+  repeats: number;
 }
 
 /** The read-back mismatches: heard values close to one of the caller's, but not equal to it. */
@@ -372,6 +380,10 @@ function userTurn(
   if (request.turn <= 3 && ASKS_HELP.test(heard) && script.reason) {
     return { text: firstPerson(script.reason) };
   }
+  if (ASKS_REPEAT.test(heard) && memory.lastSaid && memory.repeats < MAX_REPEATS) {
+    memory.repeats++;
+    return { text: memory.lastSaid };
+  }
   const answer = answerFromInstructions(
     [script.reason, script.known, script.task].join('\n'),
     heard,
@@ -391,7 +403,7 @@ function userTurn(
 
 /** The listening scripted user (audio mode), built per session. */
 export function createListeningUserModel(host: PolicyHost): ChatModel {
-  const memory: UserMemory = { corrections: 0, unclear: 0, nextUserAction: 0 };
+  const memory: UserMemory = { corrections: 0, unclear: 0, nextUserAction: 0, repeats: 0 };
   let cached: { prompt: string; script: CallerScript } | undefined;
   return {
     processor: 'ScriptedListeningUser',
@@ -411,6 +423,8 @@ export function createListeningUserModel(host: PolicyHost): ChatModel {
         usable?.maxTurns ?? 30,
         afterTools,
       );
+      if (reply.text !== memory.lastSaid) memory.repeats = 0;
+      if (reply.text && reply.text !== USER_STOP_TOKEN) memory.lastSaid = reply.text;
       yield* streamScriptedReply(request, { text: reply.text, calls: reply.calls ?? [] });
     },
   };

@@ -53,6 +53,12 @@ export interface ChatModel {
    * can leave out speech not meant for it.
    */
   takesTurn?(heard: string): boolean;
+  /**
+   * What to say when the user spoke and nothing was made out of it (a voice bot's recognizer
+   * gave an empty transcript), with no turn running; absent or undefined: say nothing and wait.
+   * A language model is not asked: this is the policy's own reprompt, spoken as it is.
+   */
+  unheard?(): string | undefined;
 }
 
 /** A failure of a model call, with whether retrying can help. */

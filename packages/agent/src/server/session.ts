@@ -125,6 +125,13 @@ export class BotSession implements SessionControl, ConversationHost {
           push: (data) => this.push(data),
           sendAudio: (pcm, rate) => this.#connection?.sendAudio?.(pcm, rate),
           userSpeech: (text) => this.#userSpeech(text),
+          userUnheard: () => {
+            const run = this.#abort.signal.aborted ? undefined : this.#conversation.onUnheard?.();
+            if (!run) return undefined;
+            const settled = this.#guard(run, 'unheard speech');
+            this.#track(settled);
+            return settled;
+          },
           interruptTurn: () => this.#conversation.interrupt?.(),
           rpc: this.rpc,
           log: this.log,

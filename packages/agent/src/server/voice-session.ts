@@ -59,6 +59,11 @@ export interface VoiceSessionHost {
   /** The user said `text`: a turn answered in speech; may resolve once the turn has run. */
   userSpeech(text: string): void | Promise<void>;
   /**
+   * The user spoke and nothing was made out of it (see `ListenerSink.unheard`): the conversation
+   * may ask them to say it again. Resolves once that reply has run; undefined: no reply.
+   */
+  userUnheard?(): Promise<void> | undefined;
+  /**
    * Stop the running turn and the speech (sending `bot-interrupted` when there was either); true
    * when something was stopped, undefined when the session's conversation cannot be interrupted.
    */
@@ -390,14 +395,17 @@ export class VoiceSession {
         },
         utterance: (text, marks) => {
           if (!this.#takesTurn(text, marks)) return;
-          this.#lastUtterance = marks;
-          const release = this.#reports?.turn(marks.endSample, () => this.#reportHeard(listener));
-          const turn = host.userSpeech(text);
-          // The reports go on once the turn's reply has started, or the turn ended without one.
-          if (release)
-            void Promise.resolve(turn)
-              .then(() => this.#speaker?.idle())
-              .finally(release);
+          this.#answer(listener, marks, () => host.userSpeech(text));
+        },
+        unheard: (marks) => {
+          // Only an answer: speech that began over the bot (noise, a backchannel) is let go.
+          if (!this.#interruptions.answered(marks.startSample)) return;
+          if (this.#output?.active || !host.userUnheard) return;
+          host.log.info(
+            { seconds: (marks.endSample - marks.startSample) / INPUT_SAMPLE_RATE },
+            'speech heard as nothing',
+          );
+          this.#answer(listener, marks, () => host.userUnheard?.());
         },
         error: (err) => {
           host.log.warn({ err }, 'speech recognition failed');
@@ -410,6 +418,18 @@ export class VoiceSession {
     });
     this.#ear = listener;
     return listener;
+  }
+
+  /** Answer the utterance that ended at `marks` with `reply` (a turn, or a request to repeat). */
+  #answer(listener: UserListener, marks: UtteranceMarks, reply: () => void | Promise<void>): void {
+    this.#lastUtterance = marks;
+    const release = this.#reports?.turn(marks.endSample, () => this.#reportHeard(listener));
+    const turn = reply();
+    // The reports go on once the turn's reply has started, or the turn ended without one.
+    if (release)
+      void Promise.resolve(turn)
+        .then(() => this.#speaker?.idle())
+        .finally(release);
   }
 
   /** Whether an utterance is a turn (see {@link InterruptionGate}); it may interrupt the bot. */

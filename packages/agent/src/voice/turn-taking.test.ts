@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  InterruptionGate,
   formatInterruptionStrategy,
   interruptsBot,
   isBackchannelOrTic,
@@ -38,5 +39,23 @@ describe('interruption strategy', () => {
     expect(interruptsBot('no wait', minWords)).toBe(false);
     expect(interruptsBot('no wait that is wrong', minWords)).toBe(true);
     expect(interruptsBot('mm-hmm', { kind: 'any' })).toBe(true);
+  });
+});
+
+describe('interruption gate', () => {
+  it('tells speech that began over the bot from an answer, with either strategy', () => {
+    for (const strategy of [{ kind: 'any' as const }, parseInterruptionStrategy('min-words:3')]) {
+      const gate = new InterruptionGate(strategy);
+      expect(gate.started(100, true)).toBe(strategy.kind === 'any');
+      expect(gate.started(900, false)).toBe(true);
+      // Heard as nothing: the one over the bot is let go, the answer may be asked for again.
+      expect(gate.answered(100)).toBe(false);
+      expect(gate.answered(900)).toBe(true);
+      // A later utterance forgets the earlier ones.
+      gate.started(1_000, true);
+      gate.started(2_000, true);
+      expect(gate.heard('mm-hmm', 2_000)).toBe(strategy.kind === 'any' ? 'turn' : 'let-go');
+      expect(gate.answered(1_000)).toBe(true);
+    }
   });
 });

@@ -177,9 +177,8 @@ export class InterruptionGate {
 
   /** Speech started at `sample` while the bot is (or is not) `speaking`: barge in now? */
   started(sample: number, speaking: boolean): boolean {
-    if (this.#strategy.kind === 'any' || !speaking) return true;
-    this.#duringSpeech.add(sample);
-    return false;
+    if (speaking) this.#duringSpeech.add(sample);
+    return this.#strategy.kind === 'any' || !speaking;
   }
 
   /**
@@ -188,9 +187,22 @@ export class InterruptionGate {
    * is a turn), or `let-go` (no interruption, no turn).
    */
   heard(text: string, start: number): 'turn' | 'interruption' | 'let-go' {
+    if (!this.#began(start) || this.#strategy.kind === 'any') return 'turn';
+    return interruptsBot(text, this.#strategy) ? 'interruption' : 'let-go';
+  }
+
+  /**
+   * The utterance that started at `start` was heard as nothing: true when it began while the bot
+   * was silent (an answer the bot may ask to hear again), false when it began over the bot.
+   */
+  answered(start: number): boolean {
+    return !this.#began(start);
+  }
+
+  /** Did the utterance that started at `start` begin while the bot spoke? Forgets it and any before. */
+  #began(start: number): boolean {
     for (const earlier of this.#duringSpeech)
       if (earlier < start) this.#duringSpeech.delete(earlier);
-    if (!this.#duringSpeech.delete(start)) return 'turn';
-    return interruptsBot(text, this.#strategy) ? 'interruption' : 'let-go';
+    return this.#duringSpeech.delete(start);
   }
 }

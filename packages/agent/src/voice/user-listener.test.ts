@@ -100,6 +100,7 @@ function recordingSink() {
       turns.push(text);
       marks.push(m.endSample);
     },
+    unheard: (m) => turns.push(`unheard ${m.startSample}-${m.endSample}`),
     error: (err) => {
       throw err;
     },
@@ -299,6 +300,54 @@ describe('UserListener stream break', () => {
     expect(stt.ended).toEqual([[640 / 2, 960]]);
     expect(turns).toEqual([]);
     expect(emitted).toEqual([]);
+    await listener.close();
+  });
+});
+
+describe('UserListener speech heard as nothing', () => {
+  /** Speech from `start` to `stop` (samples), then 20 ms of silence. */
+  async function utterance(vad: ScriptedVad, listener: UserListener, start: number, stop: number) {
+    vad.next = [{ type: 'speech-start', sample: start, detectedAt: start }];
+    while (listener.samples < stop) await listener.write(FRAME);
+    vad.next = [{ type: 'speech-stop', sample: stop, detectedAt: stop }];
+    await listener.write(FRAME);
+  }
+
+  it('reports a second of speech with an empty final as unheard, not a shorter noise', async () => {
+    const stt = new ScriptedStt();
+    const { vad, listener, turns } = listen(stt);
+    await utterance(vad, listener, 0, 15_680); // 0.98 s: a noise
+    await utterance(vad, listener, 16_000, 32_000); // 1 s
+    stt.finals.set(3, 'yes');
+    await utterance(vad, listener, 40_000, 48_000);
+    await vi.waitFor(() => expect(turns.at(-1)).toBe('yes'), { timeout: 15_000 });
+    expect(turns).toEqual(['barge-in', 'barge-in', 'unheard 16000-32000', 'barge-in', 'yes']);
+    await listener.close();
+  });
+
+  it('does not report it while more speech is open or awaited after it', async () => {
+    const stt = new ScriptedStt();
+    stt.finals.set(2, 'my user id is');
+    const { vad, listener, turns } = listen(stt);
+    let release!: () => void;
+    const late = new Promise<void>((resolve) => (release = resolve));
+    const transcribe = stt['transcribe'].bind(stt);
+    vi.spyOn(stt as unknown as { transcribe: typeof transcribe }, 'transcribe').mockImplementation(
+      async (u) => {
+        if (u.utterance === 1) await late;
+        return transcribe(u);
+      },
+    );
+    await utterance(vad, listener, 0, 32_000);
+    vad.next = [{ type: 'speech-start', sample: 33_000, detectedAt: 33_000 }];
+    await listener.write(FRAME);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    vad.next = [{ type: 'speech-stop', sample: 48_000, detectedAt: 48_000 }];
+    while (listener.samples < 48_000) await listener.write(FRAME);
+    await listener.write(FRAME);
+    await vi.waitFor(() => expect(turns.at(-1)).toBe('my user id is'), { timeout: 15_000 });
+    expect(turns).toEqual(['barge-in', 'barge-in', 'my user id is']);
     await listener.close();
   });
 });

@@ -36,6 +36,11 @@ export interface ListenerSink {
   speechStarted(sample: number): void;
   /** A final, non-empty transcript outside dictation: the user's turn. */
   utterance(text: string, marks: UtteranceMarks): void;
+  /**
+   * The user spoke for at least {@link MIN_UNHEARD_MS} and the recognizer made out nothing (an
+   * empty final), with no speech after it open or awaited: the place to ask them to say it again.
+   */
+  unheard?(marks: UtteranceMarks): void;
   /** The recognizer failed. */
   error(err: unknown): void;
 }
@@ -82,6 +87,9 @@ export interface UserListenerOptions {
 
 /** Default longest utterance: a minute. */
 export const DEFAULT_MAX_UTTERANCE_MS = 60_000;
+
+/** Shortest speech whose empty transcript counts as unheard (shorter: a noise, a cough). */
+export const MIN_UNHEARD_MS = 1_000;
 
 /**
  * Default wait for a dictation's final transcript: well inside the 15 s the page gives
@@ -297,9 +305,18 @@ export class UserListener {
     const sttFinal = performance.now();
     this.#metrics(transcript, sttFinal - vadStop);
     this.#transcription(transcript.text, true);
-    if (transcript.text.trim()) {
-      this.#sink.utterance(transcript.text.trim(), { vadStop, sttFinal, ...span });
-    }
+    const text = transcript.text.trim();
+    const marks = { vadStop, sttFinal, ...span };
+    if (text) this.#sink.utterance(text, marks);
+    else if (this.#unheard(span)) this.#sink.unheard?.(marks);
+  }
+
+  /** Was `span`, heard as nothing, speech long enough to ask again, with nothing after it? */
+  #unheard(span: { startSample: number; endSample: number }): boolean {
+    const ms = samplesToMs(span.endSample - span.startSample, this.#vad.sampleRate);
+    return (
+      ms >= MIN_UNHEARD_MS && !this.#vadUtterance && !this.#dictation && this.#awaited.length === 1
+    );
   }
 
   #metrics(transcript: Transcript, ttfbMs: number): void {
