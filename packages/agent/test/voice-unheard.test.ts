@@ -1,7 +1,8 @@
 /**
  * Speech the bot's recognizer made nothing of, over a real socket: a conversation whose policy
  * has a reprompt says it (and it is in the context), once the caller spoke for a second or more
- * and the bot was silent; a shorter sound is let go, and a policy without one stays silent.
+ * and the bot was silent; a shorter sound is let go, and a policy without one stays silent (and
+ * holds no turn for it in its heard reports).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOracleSpeechToText } from '../src/voice/index.js';
@@ -57,7 +58,11 @@ describe('speech heard as nothing', () => {
       }),
       voice: voice(),
     });
-    silent = await listenTestServer({ conversation: echoConversation, voice: voice() });
+    // Its heard reports show whether the utterance was held as a turn.
+    silent = await listenTestServer({
+      conversation: echoConversation,
+      voice: { ...voice(), reportHeard: true },
+    });
   });
   afterAll(async () => {
     await Promise.allSettled([
@@ -109,6 +114,13 @@ describe('speech heard as nothing', () => {
       await client.call('get_context_history', { format: 'json' });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(client.messages.filter((m) => m.type === 'bot-started-speaking')).toEqual([]);
+      // No reply, no turn: no heard report ever waited for one.
+      const reports = client.messages
+        .filter((m) => m.type === 'server-message')
+        .map((m) => m.data as { type?: string; waiting?: boolean })
+        .filter((d) => d.type === 'audio-heard');
+      expect(reports.length).toBeGreaterThan(0);
+      expect(reports.filter((d) => d.waiting)).toEqual([]);
     } finally {
       await client.close();
     }

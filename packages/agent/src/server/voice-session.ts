@@ -399,13 +399,15 @@ export class VoiceSession {
         },
         unheard: (marks) => {
           // Only an answer: speech that began over the bot (noise, a backchannel) is let go.
-          if (!this.#interruptions.answered(marks.startSample)) return;
-          if (this.#output?.active || !host.userUnheard) return;
+          if (!this.#interruptions.answered(marks.startSample) || this.#output?.active) return;
+          const reply = host.userUnheard?.();
+          if (!reply) return;
           host.log.info(
             { seconds: (marks.endSample - marks.startSample) / INPUT_SAMPLE_RATE },
-            'speech heard as nothing',
+            'speech heard as nothing: asked again',
           );
-          this.#answer(listener, marks, () => host.userUnheard?.());
+          // Only a reply holds the heard reports (see turn-taking.md): no reply, no turn.
+          this.#answer(listener, marks, () => reply);
         },
         error: (err) => {
           host.log.warn({ err }, 'speech recognition failed');
