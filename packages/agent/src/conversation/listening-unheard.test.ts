@@ -33,7 +33,7 @@ describe('speech heard as nothing', () => {
   });
 
   it('the agent waits when its last words asked nothing', async () => {
-    const model = createListeningAgentModel(host('not a plan', tools));
+    const model = createListeningAgentModel(host({ actions: 'not a list' }, tools));
     const agent = new Talk(model);
     await agent.hear('hello');
     expect((await agent.hear('i want to cancel')).text).not.toMatch(/\?/);
