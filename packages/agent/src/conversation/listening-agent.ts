@@ -47,6 +47,7 @@ import {
   closestHeard,
   foundInResults,
   heardAnswer,
+  ASK_TO_REPEAT,
   ASKS_REPEAT,
   heardTexts,
   heardValues,
@@ -74,7 +75,7 @@ export const MAX_CONFIRMATIONS = 3;
 /** Times in a row the agent asks a caller it heard nothing from to say it again. */
 export const MAX_UNHEARD = 2;
 /** What the agent says when the caller spoke and it made out nothing. */
-export const UNHEARD_REPLY = "Sorry, I didn't catch that. Could you say it again?";
+export const UNHEARD_REPLY = ASK_TO_REPEAT;
 
 /** What the agent remembers across the turns of one session. */
 interface AgentMemory {

@@ -19,6 +19,9 @@ export { editDistance };
 /** The year dates said without one are read in (the tau2 domains are set in 2024). */
 export const REFERENCE_YEAR = 2024;
 
+/** How either listening policy asks the other side to say its last words again. */
+export const ASK_TO_REPEAT = "Sorry, I didn't catch that. Could you say it again?";
+
 /** The other side asks to hear the last thing said again. */
 export const ASKS_REPEAT =
   /\b(didn'?t (catch|get|hear)|say (that|it) again|repeat|pardon|come again)\b/i;

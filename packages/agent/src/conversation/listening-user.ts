@@ -24,6 +24,7 @@
 import { digitWords } from '../voice/spoken/numbers.js';
 import type { PolicyHost } from './hook.js';
 import {
+  ASK_TO_REPEAT,
   ASKS_REPEAT,
   editDistance,
   canonical,
@@ -396,7 +397,7 @@ function userTurn(
     return { text: firstPerson(answer) };
   }
   memory.unclear++;
-  if (memory.unclear <= 2) return { text: "Sorry, I didn't catch that. Could you say it again?" };
+  if (memory.unclear <= 2) return { text: ASK_TO_REPEAT };
   memory.unclear = 0;
   return { text: 'Yes, please.' };
 }
