@@ -1,12 +1,12 @@
 // The engines' process thread: processes started off the event loop's thread, their lines, writes
 // acknowledged once in the pipe, exits, signals, and a start that fails.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RecognizerProcess } from './pocketsphinx/pocketsphinx-process.js';
 import { HostedProcess } from './process-host.js';
-import type { HostedProcessEvents } from './process-host.js';
+import type { HostedProcessEvents, HostedProcessOptions } from './process-host.js';
 
 interface Seen {
   pid: number | undefined;
@@ -18,7 +18,11 @@ interface Seen {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function run(file: string, args: string[], bytes = false): { process: HostedProcess; seen: Seen } {
+function run(
+  file: string,
+  args: string[],
+  options: HostedProcessOptions = {},
+): { process: HostedProcess; seen: Seen } {
   let exited!: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void;
   const seen: Seen = {
     pid: undefined,
@@ -39,7 +43,7 @@ function run(file: string, args: string[], bytes = false): { process: HostedProc
     written: (bytes) => (seen.written += bytes),
     closed: (code, signal) => exited({ code, signal }),
   };
-  return { process: new HostedProcess(file, args, events, { bytes }), seen };
+  return { process: new HostedProcess(file, args, events, options), seen };
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -80,7 +84,7 @@ describe("the engines' process thread", () => {
   });
 
   it('reads output as bytes when asked', async () => {
-    const { process: child, seen } = run('sh', ['-c', 'printf "a\\000b\\n\\377"'], true);
+    const { process: child, seen } = run('sh', ['-c', 'printf "a\\000b\\n\\377"'], { bytes: true });
     await seen.exit;
     expect(Buffer.concat(seen.data)).toEqual(Buffer.from([0x61, 0, 0x62, 0x0a, 0xff]));
     expect(seen.stdout).toEqual([]);
@@ -109,6 +113,30 @@ describe("the engines' process thread", () => {
     const exit = await missing.seen.exit;
     expect(exit.code === null || exit.code < 0 || exit.code === 127).toBe(true);
     expect(missing.seen.errors.join(' ')).toMatch(/^ENOENT /);
+  });
+
+  it('runs a process at its nice value, and its scheduling group too where Linux has them', async () => {
+    const sleeper = run('sleep', ['30'], { nice: 7 });
+    await until(() => sleeper.seen.pid !== undefined);
+    const proc = `/proc/${sleeper.seen.pid}`;
+    try {
+      // /proc/<pid>/stat: the 19th field, counted after the command's closing parenthesis.
+      const niceOf = () =>
+        Number(readFileSync(`${proc}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      await until(() => niceOf() === 7);
+      // In a session of its own the process has a group of its own (autogroup), which would get
+      // the server's share of the cores whatever the process's own nice value.
+      if (!existsSync(`${proc}/autogroup`)) {
+        console.warn(
+          '\n!!! autogroup check SKIPPED: this kernel has no /proc/<pid>/autogroup !!!\n',
+        );
+        return;
+      }
+      await until(() => / nice 7$/.test(readFileSync(`${proc}/autogroup`, 'utf8').trim()));
+    } finally {
+      sleeper.process.kill();
+      await sleeper.seen.exit;
+    }
   });
 
   it.skipIf(!existsSync(hostDist))(

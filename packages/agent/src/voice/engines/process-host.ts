@@ -18,6 +18,7 @@ const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
 const { setPriority } = require('node:os');
+const { writeFileSync } = require('node:fs');
 const { createInterface } = require('node:readline');
 const children = new Map();
 let acks = new Map();
@@ -46,6 +47,10 @@ const start = ({ id, file, args, nice, bytes }) => {
   post(id, 'spawned', { pid: child.pid });
   if (nice && child.pid !== undefined) {
     try { setPriority(child.pid, nice); } catch {}
+    // A process in a session of its own has a scheduling group of its own where Linux groups
+    // by session (autogroup): its group gets the same share of the cores as the server's, its
+    // nice value counting only inside it. The group is given the nice value as well.
+    try { writeFileSync('/proc/' + child.pid + '/autogroup', String(nice)); } catch {}
   }
   child.stdin.on('error', (error) => post(id, 'stdin-error', { message: error.message }));
   if (bytes) {
@@ -102,7 +107,11 @@ export interface HostedProcessEvents {
 
 /** How a {@link HostedProcess} runs. */
 export interface HostedProcessOptions {
-  /** Its CPU priority as a `nice` value (default 0, as this process). */
+  /**
+   * Its CPU priority as a `nice` value (default 0, as this process). It runs in a session of its
+   * own, so on Linux its scheduling group (`/proc/<pid>/autogroup`) is given the value too: with
+   * autogroups on, a process's own nice value counts only against its group.
+   */
   nice?: number;
   /** Read its standard output as bytes (`events.data`), not lines (default false). */
   bytes?: boolean;
