@@ -1,7 +1,9 @@
 // The engines' process thread: processes started off the event loop's thread, their lines, writes
 // acknowledged once in the pipe, exits, signals, and a start that fails.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RecognizerProcess } from './pocketsphinx/pocketsphinx-process.js';
@@ -68,6 +70,29 @@ const sleeper = new HostedProcess('sleep', ['30'], events);
 sleeper.hold(false);
 setTimeout(() => sleeper.kill(), 300);
 `;
+
+// Three processes started at once by a user without CAP_SYS_ADMIN, whom the kernel lets change
+// one scheduling group per 100 ms: each group must still end at the nice value. Prints them.
+const GROUPS_UNPRIVILEGED = `
+const { HostedProcess } = await import(process.argv[1]);
+const { readFileSync } = await import('node:fs');
+const quiet = () => {};
+const pids = [];
+const events = { spawned: (pid) => pids.push(pid), error: quiet, closed: quiet };
+const kids = [0, 1, 2].map(() => new HostedProcess('sleep', ['10'], events, { nice: 7 }));
+const group = (pid) => readFileSync('/proc/' + pid + '/autogroup', 'utf8').trim().split(' nice ')[1];
+const done = () => pids.length === 3 && pids.every((pid) => group(pid) === '7');
+for (let i = 0; i < 150 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+console.log(pids.map(group).join(','));
+for (const kid of kids) kid.kill('SIGKILL');
+`;
+/** Whether this test run can start a process as `nobody` (root, `setpriv`, autogroups). */
+const canDropPrivileges =
+  process.getuid?.() === 0 && existsSync('/usr/bin/setpriv') && existsSync('/proc/self/autogroup');
+if (!canDropPrivileges)
+  console.warn(
+    '\n!!! unprivileged autogroup test SKIPPED: needs root, setpriv and autogroups !!!\n',
+  );
 
 /** Child processes this thread owns (each is a `ProcessWrap` among its active resources). */
 const ownProcesses = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap');
@@ -138,6 +163,37 @@ describe("the engines' process thread", () => {
       await sleeper.seen.exit;
     }
   });
+
+  it.skipIf(!existsSync(hostDist) || !canDropPrivileges)(
+    "gives each process's group its nice value when the kernel takes one change per 100 ms",
+    async () => {
+      // `nobody` must be able to read the module: a copy in a directory anyone may enter.
+      const dir = mkdtempSync(join(tmpdir(), 'process-host-'));
+      try {
+        chmodSync(dir, 0o755);
+        const module = join(dir, 'process-host.js');
+        copyFileSync(hostDist, module);
+        chmodSync(module, 0o644);
+        const child = spawn('setpriv', [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          '--input-type=module',
+          '-e',
+          GROUPS_UNPRIVILEGED,
+          module,
+        ]);
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+        const code = await new Promise<number | null>((r) => child.once('close', r));
+        expect({ code, out: out.trim() }).toEqual({ code: 0, out: '7,7,7' });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.skipIf(!existsSync(hostDist))(
     'hears the exit of a process stopped after it waited unheld, with nothing else to do',

@@ -34,6 +34,19 @@ const ack = (id, bytes) => {
 const post = (id, ev, fields) => parentPort.postMessage({ id, ev, ...fields });
 const failed = (id, error) =>
   post(id, 'error', { message: String((error && error.message) || error), code: error && error.code });
+// A process in a session of its own has a scheduling group of its own where Linux groups by
+// session (autogroup): the group gets the same share of the cores as the server's, the process's
+// nice value counting only inside it. The group is given the nice value as well. Without
+// CAP_SYS_ADMIN the kernel takes one such change per 100 ms in all (EAGAIN): tried again.
+const groupNice = (child, nice, tries) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    writeFileSync('/proc/' + child.pid + '/autogroup', String(nice));
+  } catch (error) {
+    if (error && error.code === 'EAGAIN' && tries < 50)
+      setTimeout(() => groupNice(child, nice, tries + 1), 100 + Math.random() * 50).unref();
+  }
+};
 const start = ({ id, file, args, nice, bytes }) => {
   let child;
   try {
@@ -47,10 +60,7 @@ const start = ({ id, file, args, nice, bytes }) => {
   post(id, 'spawned', { pid: child.pid });
   if (nice && child.pid !== undefined) {
     try { setPriority(child.pid, nice); } catch {}
-    // A process in a session of its own has a scheduling group of its own where Linux groups
-    // by session (autogroup): its group gets the same share of the cores as the server's, its
-    // nice value counting only inside it. The group is given the nice value as well.
-    try { writeFileSync('/proc/' + child.pid + '/autogroup', String(nice)); } catch {}
+    groupNice(child, nice, 0);
   }
   child.stdin.on('error', (error) => post(id, 'stdin-error', { message: error.message }));
   if (bytes) {
