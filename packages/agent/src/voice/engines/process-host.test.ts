@@ -72,7 +72,8 @@ setTimeout(() => sleeper.kill(), 300);
 `;
 
 // Three processes started at once by a user without CAP_SYS_ADMIN, whom the kernel lets change
-// one scheduling group per 100 ms: each group must still end at the nice value. Prints them.
+// one scheduling group per 100 ms (root's changes, other tests', count against that too): each
+// group must still end at the nice value, within 8 s. Prints them.
 const GROUPS_UNPRIVILEGED = `
 const { HostedProcess } = await import(process.argv[1]);
 const { readFileSync } = await import('node:fs');
@@ -82,7 +83,7 @@ const events = { spawned: (pid) => pids.push(pid), error: quiet, closed: quiet }
 const kids = [0, 1, 2].map(() => new HostedProcess('sleep', ['10'], events, { nice: 7 }));
 const group = (pid) => readFileSync('/proc/' + pid + '/autogroup', 'utf8').trim().split(' nice ')[1];
 const done = () => pids.length === 3 && pids.every((pid) => group(pid) === '7');
-for (let i = 0; i < 150 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
 console.log(pids.map(group).join(','));
 for (const kid of kids) kid.kill('SIGKILL');
 `;
