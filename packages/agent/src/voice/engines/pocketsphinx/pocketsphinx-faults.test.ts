@@ -87,7 +87,7 @@ describe('PocketSphinx adapter faults', () => {
     }
   }
 
-  it('reads the CPU time a bounded number of times, not once per line per waiting final', async () => {
+  it("reads the recognizer's activity a bounded number of times, not once per line per waiting final", async () => {
     const lines = 1000;
     const binary = await recognizer('flood.sh', [
       READY,
@@ -96,7 +96,7 @@ describe('PocketSphinx adapter faults', () => {
       'cat > /dev/null',
     ]);
     const session = await open(binary, { finalTimeoutMs: 400 });
-    const reads = vi.spyOn(RecognizerProcess.prototype, 'cpuTicks');
+    const reads = vi.spyOn(RecognizerProcess.prototype, 'activity');
     // 100 finals the recognizer never reaches, waiting while it prints 2000 lines.
     const finals = [];
     for (let i = 0; i < 100; i++) {
@@ -136,6 +136,34 @@ describe('PocketSphinx adapter faults', () => {
       ),
     ).toBe(true);
     expect(waited).toBeGreaterThan(300);
+  });
+
+  it('keeps a final waiting while the recognizer waits for a core, and gives it once it is done', async () => {
+    const done = join(dir, 'starved-done');
+    const binary = await recognizer('starved.sh', [
+      READY,
+      'head -c 3200 > /dev/null',
+      // A busy process at normal priority pinned to this one's core for 1.5 s, and this one in
+      // the idle class behind it: it wants the core all that time and hardly gets it.
+      'cpu=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*\\([0-9]*\\).*/\\1/p" /proc/$$/status)',
+      'taskset -cp "$cpu" $$ > /dev/null',
+      'timeout 1.5 taskset -c "$cpu" sh -c "while :; do :; done" &',
+      'chrt -i -p 0 $$',
+      'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done',
+      `touch ${done}`,
+      'cat > /dev/null',
+    ]);
+    const session = await open(binary, { finalTimeoutMs: 300 });
+    session.startUtterance(16_000);
+    const final = session.endUtterance(32_000);
+    await own(session).write(silencePcm16(1600));
+    await expect(final).resolves.toMatchObject({ text: '' });
+    expect(
+      await readFile(done, 'utf8').then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
   });
 
   it('holds back a writer while the recognizer does not read: what waits for it stays bounded', async () => {

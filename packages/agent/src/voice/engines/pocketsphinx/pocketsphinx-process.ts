@@ -19,7 +19,7 @@
  * not yet in the pipe (its promise resolves once all of it is), so a feeder
  * that waits keeps it bounded.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { HostedProcess } from '../process-host.js';
 import type { HostedProcessEvents } from '../process-host.js';
 
@@ -72,6 +72,8 @@ export class RecognizerProcess {
   /** Bytes written and not yet in the pipe. */
   #unwritten = 0;
   #drained: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Whether {@link activity} reads `/proc/<pid>/schedstat` (until it proves missing). */
+  #schedstat = true;
   /** Why it was stopped before it could load, if it was. */
   #startFailure: string | undefined;
   /** Resolves once the process has exited and its output has been read. */
@@ -193,10 +195,27 @@ export class RecognizerProcess {
     if (this.#exit === undefined) this.#process.end();
   }
 
-  /** CPU time it has used, in clock ticks (Linux `/proc`; undefined elsewhere). */
-  cpuTicks(): number | undefined {
+  /**
+   * How long it has run or waited for a core (Linux `/proc`; undefined elsewhere), in
+   * nanoseconds from `/proc/<pid>/schedstat` (time on a core plus time runnable on a run
+   * queue), or, where the kernel keeps no schedstat, its CPU time in clock ticks. It grows
+   * while the recognizer wants a core, whether it gets one or not: one starved by busier work
+   * (it runs at a higher nice value) is not taken for a quiet one. Only its growth means
+   * anything; one process always counts in the same unit.
+   */
+  activity(): number | undefined {
     const pid = this.#pid;
     if (pid === undefined) return undefined;
+    if (this.#schedstat) {
+      try {
+        const [onCore, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+        return Number(onCore) + Number(waiting);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync(`/proc/${pid}`))
+          return undefined;
+        this.#schedstat = false; // the process is there, its schedstat is not: count ticks
+      }
+    }
     try {
       // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -1,21 +1,27 @@
 /**
- * When a recognizer has gone quiet: printed nothing and used no CPU for a
- * while. A session's finals that the recognizer never reaches are given as
- * they are once it has been quiet for `timeoutMs` since they were asked for.
+ * When a recognizer has gone quiet: printed nothing and wanted no core for a
+ * while (neither ran nor waited to run). A session's finals that the
+ * recognizer never reaches are given as they are once it has been quiet for
+ * `timeoutMs` since they were asked for.
  *
  * One timer serves all the finals of a session. Output costs a timestamp; the
- * process's CPU time (a read of `/proc`) is read once when the timer starts
+ * process's activity (a read of `/proc`) is read once when the timer starts
  * and once each time it expires, however many lines the recognizer prints and
  * however many finals wait. When the timer expires, the recognizer counts as
- * quiet since its last output, or since this expiry if its CPU time grew
- * (still decoding, a busy machine delays its output); the finals due by then
- * are handed to `due`, which says when the next one is due.
+ * quiet since its last output, or since this expiry if its activity grew
+ * (still decoding, or waiting for a core on a busy machine); the finals due by
+ * then are handed to `due`, which says when the next one is due. When it both
+ * printed and was active since the last read, one read cannot tell which came
+ * last: nothing is given, and the timer looks again a short window later.
  */
 
 /** The recognizer a {@link QuietWatch} watches. */
 export interface QuietSource {
-  /** CPU time used so far (clock ticks; undefined when unknown). */
-  cpuTicks(): number | undefined;
+  /**
+   * A count that grows while the process runs or waits for a core, and stands still while it
+   * waits for input (undefined when unknown).
+   */
+  activity(): number | undefined;
 }
 
 /**
@@ -25,16 +31,16 @@ export interface QuietSource {
  */
 export type QuietDue = (quietSince: number) => number | undefined;
 
-/** The shortest time between two reads of the CPU time (ms, capped by the timeout). */
-const MIN_CPU_WINDOW_MS = 200;
+/** The shortest time between two reads of the activity (ms, capped by the timeout). */
+const MIN_READ_WINDOW_MS = 200;
 
 /** One timer telling a session's finals when their recognizer has gone quiet. */
 export class QuietWatch {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastOutput = Number.NEGATIVE_INFINITY;
   #quietSince = Number.NEGATIVE_INFINITY;
-  #cpu: number | undefined;
-  #cpuAt = Number.NEGATIVE_INFINITY;
+  #activity: number | undefined;
+  #readAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly source: QuietSource,
@@ -59,8 +65,8 @@ export class QuietWatch {
   watch(since: number): void {
     if (this.#timer) return;
     const now = performance.now();
-    this.#cpu = this.source.cpuTicks();
-    this.#cpuAt = now;
+    this.#activity = this.source.activity();
+    this.#readAt = now;
     this.#quietSince = Math.max(this.#quietSince, this.#lastOutput);
     this.#arm(Math.max(since, this.#quietSince) + this.timeoutMs, now);
   }
@@ -72,7 +78,7 @@ export class QuietWatch {
   }
 
   #arm(at: number, now: number): void {
-    const window = Math.min(this.timeoutMs, MIN_CPU_WINDOW_MS);
+    const window = Math.min(this.timeoutMs, MIN_READ_WINDOW_MS);
     const delay = Math.max(at - now, window);
     this.#timer = setTimeout(() => this.#expire(), delay);
   }
@@ -80,12 +86,19 @@ export class QuietWatch {
   #expire(): void {
     this.#timer = undefined;
     const now = performance.now();
-    const cpu = this.source.cpuTicks();
-    if (this.#lastOutput > this.#cpuAt) this.#quietSince = this.#lastOutput;
-    else if (cpu !== undefined && this.#cpu !== undefined && cpu > this.#cpu)
-      this.#quietSince = now;
-    this.#cpu = cpu;
-    this.#cpuAt = now;
+    const activity = this.source.activity();
+    const printed = this.#lastOutput > this.#readAt;
+    const active =
+      activity !== undefined && this.#activity !== undefined && activity > this.#activity;
+    this.#activity = activity;
+    this.#readAt = now;
+    if (printed) this.#quietSince = this.#lastOutput;
+    else if (active) this.#quietSince = now;
+    if (printed && active) {
+      // Busy after its last line, or only until it: the next read tells.
+      this.#arm(this.#quietSince + this.timeoutMs, now);
+      return;
+    }
     const next = this.due(this.#quietSince);
     if (next !== undefined) this.#arm(next, now);
   }

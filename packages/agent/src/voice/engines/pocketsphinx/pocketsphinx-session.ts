@@ -115,7 +115,7 @@ export class PocketsphinxSession extends UtteranceSession {
   ) {
     super(sampleRate);
     this.watch = new QuietWatch(
-      { cpuTicks: () => this.feed.recognizer.cpuTicks() },
+      { activity: () => this.feed.recognizer.activity() },
       options.finalTimeoutMs,
       (quietSince) => this.expire(quietSince),
     );
