@@ -14,7 +14,7 @@
  * `pocketsphinx-placement.ts`); an ended utterance is final once the
  * recognizer has printed a segment reaching past its end (about 0.3-0.6 s of
  * audio after the speech stopped), or after `finalTimeoutMs` of waiting when
- * it prints nothing and uses no CPU (the caller's VAD heard speech the
+ * it prints nothing and wants no core (the caller's VAD heard speech the
  * recognizer did not, or the stream stopped right after the speech). A
  * recognizer that dies or never loads is replaced, a bounded number of times
  * (`pocketsphinx-session.ts`).
@@ -63,8 +63,8 @@ export interface PocketsphinxOptions {
   /**
    * How long an ended utterance waits for the recognizer when it prints
    * nothing at all, before its final is given as is (wall clock, restarted by
-   * any output of the recognizer, and extended while the recognizer is using
-   * CPU, i.e. still decoding on a busy machine; default 3000 ms).
+   * any output of the recognizer, and extended while the recognizer runs or
+   * waits for a core, i.e. still decoding on a busy machine; default 3000 ms).
    */
   finalTimeoutMs?: number;
   /**
