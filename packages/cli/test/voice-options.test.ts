@@ -282,6 +282,32 @@ describe('scenaro serve voice flags', () => {
     }
   });
 
+  it('run the recognizers at nice 10, or at --pocketsphinx-nice', async () => {
+    /** The nice value a recognizer runs at with `args` (it records it, then reads its input). */
+    const niceOf = async (args: string[]): Promise<string | undefined> => {
+      const dir = mkdtempSync(join(tmp, 'nice-'));
+      const log = join(dir, 'nice.log');
+      const binary = join(dir, 'pocketsphinx_continuous');
+      writeFileSync(binary, `#!/bin/sh\necho "$(nice) $*" >> '${log}'\nexec cat > /dev/null\n`);
+      chmodSync(binary, 0o755);
+      const setup = await buildVoiceOptions(parse(args), {
+        pocketsphinx: { ...installed, binary, poolSize: 0 },
+      });
+      const session = await setup.voice.stt!.openSession();
+      const started = () => readLines(log).find((line) => line.includes('-infile /dev/stdin'));
+      await expect.poll(started, { timeout: 10_000 }).toBeDefined();
+      await session.close();
+      await setup.voice.stt!.close();
+      await setup.voice.tts?.close();
+      return started()!.split(' ')[0];
+    };
+    expect(await niceOf([])).toBe('10');
+    expect(await niceOf(['--pocketsphinx-nice', '0'])).toBe('0');
+    await expect(
+      buildVoiceOptions(parse(['--pocketsphinx-nice', '20']), { pocketsphinx: installed }),
+    ).rejects.toThrow(/--pocketsphinx-nice/);
+  });
+
   it('refuses --pocketsphinx-args it cannot pass, naming the flag and the option', async () => {
     const cases: [string, string][] = [
       ['-ds', '--pocketsphinx-args: PocketSphinx options: -ds has no value'],

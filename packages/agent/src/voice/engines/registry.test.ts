@@ -96,6 +96,7 @@ describe('the built-in speech engines', () => {
     expect([...settings.keys()]).toEqual([
       'pocketsphinxArgs',
       'pocketsphinxSpelling',
+      'pocketsphinxNice',
       'sttBaseUrl',
       'sttModel',
       'speechApiKeyEnv',

@@ -1,6 +1,7 @@
 /**
  * The PocketSphinx recognizer as the registry declares it: offline, 16 kHz, interim transcripts;
- * its options are extra PocketSphinx command-line options and the spelling grammar. On the fast clock an ended
+ * its options are extra PocketSphinx command-line options, the spelling grammar and the
+ * recognizers' nice value. On the fast clock an ended
  * utterance waits longer for the recognizer's output before its final is given as is.
  */
 import { defineSpeechEngine, SpeechEngineOptionError } from '../speech-engine.js';
@@ -34,6 +35,15 @@ export const pocketsphinxEngine = defineSpeechEngine({
       default: 'on',
       valueName: 'on|off',
     },
+    nice: {
+      description:
+        "the recognizers' CPU priority as a nice value (default 10: when the cores are full, the " +
+        "server's replies run first; 0 on a host whose other work should not come first)",
+      type: 'integer',
+      min: 0,
+      max: 19,
+      valueName: 'n',
+    },
   },
   async create(settings, context: { clock?: 'realtime' | 'fast'; tuning?: PocketsphinxOptions }) {
     const { createPocketsphinxSpeechToText, parsePocketsphinxArgs } =
@@ -51,6 +61,7 @@ export const pocketsphinxEngine = defineSpeechEngine({
       ...context.tuning,
       ...(extraArgs ? { extraArgs } : {}),
       ...(settings.spelling === 'off' ? { spellingGrammar: false } : {}),
+      ...(settings.nice !== undefined ? { nice: settings.nice } : {}),
     });
   },
   label: (settings) =>
