@@ -282,7 +282,7 @@ describe('scenaro serve voice flags', () => {
     }
   });
 
-  it('run the recognizers at nice 10, or at --pocketsphinx-nice', async () => {
+  it('run the recognizers at nice 10, $SCENARO_RECOGNIZER_NICE or --pocketsphinx-nice', async () => {
     /** The nice value a recognizer runs at with `args` (it records it, then reads its input). */
     const niceOf = async (args: string[]): Promise<string | undefined> => {
       const dir = mkdtempSync(join(tmp, 'nice-'));
@@ -301,8 +301,22 @@ describe('scenaro serve voice flags', () => {
       await setup.voice.tts?.close();
       return started()!.split(' ')[0];
     };
-    expect(await niceOf([])).toBe('10');
-    expect(await niceOf(['--pocketsphinx-nice', '0'])).toBe('0');
+    const fromEnv = process.env['SCENARO_RECOGNIZER_NICE']; // the suite's own setting
+    try {
+      delete process.env['SCENARO_RECOGNIZER_NICE'];
+      expect(await niceOf([])).toBe('10');
+      expect(await niceOf(['--pocketsphinx-nice', '0'])).toBe('0');
+      process.env['SCENARO_RECOGNIZER_NICE'] = '3';
+      expect(await niceOf([])).toBe('3');
+      expect(await niceOf(['--pocketsphinx-nice', '5'])).toBe('5');
+      process.env['SCENARO_RECOGNIZER_NICE'] = 'low';
+      await expect(buildVoiceOptions(parse([]), { pocketsphinx: installed })).rejects.toThrow(
+        "$SCENARO_RECOGNIZER_NICE must be a nice value from 0 to 19, got 'low'",
+      );
+    } finally {
+      if (fromEnv === undefined) delete process.env['SCENARO_RECOGNIZER_NICE'];
+      else process.env['SCENARO_RECOGNIZER_NICE'] = fromEnv;
+    }
     await expect(
       buildVoiceOptions(parse(['--pocketsphinx-nice', '20']), { pocketsphinx: installed }),
     ).rejects.toThrow(/--pocketsphinx-nice/);

@@ -37,8 +37,9 @@ export const pocketsphinxEngine = defineSpeechEngine({
     },
     nice: {
       description:
-        "the recognizers' CPU priority as a nice value (default 10: when the cores are full, the " +
-        "server's replies run first; 0 on a host whose other work should not come first)",
+        "the recognizers' CPU priority as a nice value (default $SCENARO_RECOGNIZER_NICE, else " +
+        "10: when the cores are full, the server's replies run first; 0 on a host whose other " +
+        'work should not come first)',
       type: 'integer',
       min: 0,
       max: 19,

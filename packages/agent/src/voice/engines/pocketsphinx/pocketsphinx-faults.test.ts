@@ -144,10 +144,11 @@ describe('PocketSphinx adapter faults', () => {
       READY,
       'head -c 3200 > /dev/null',
       // A busy process at normal priority pinned to this one's core for 1.5 s, and this one in
-      // the idle class behind it: it wants the core all that time and hardly gets it.
+      // the idle class behind it until then: it wants the core all that time and hardly gets it.
       'cpu=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*\\([0-9]*\\).*/\\1/p" /proc/$$/status)',
       'taskset -cp "$cpu" $$ > /dev/null',
       'timeout 1.5 taskset -c "$cpu" sh -c "while :; do :; done" &',
+      '(sleep 1.5; chrt -o -p 0 $$) &',
       'chrt -i -p 0 $$',
       'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done',
       `touch ${done}`,

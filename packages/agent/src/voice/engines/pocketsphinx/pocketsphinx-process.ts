@@ -19,7 +19,7 @@
  * not yet in the pipe (its promise resolves once all of it is), so a feeder
  * that waits keeps it bounded.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { HostedProcess } from '../process-host.js';
 import type { HostedProcessEvents } from '../process-host.js';
 
@@ -30,6 +30,14 @@ const READY_LINE = /continuous\.c\(\d+\): \S*pocketsphinx_continuous COMPILED ON
 export interface RecognizerExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+}
+
+/** What a recognizer is doing (see {@link RecognizerProcess.activity}). */
+export interface RecognizerActivity {
+  /** CPU time used so far (clock ticks). */
+  cpu: number;
+  /** It is running or waiting for a core (not waiting for input). */
+  runnable: boolean;
 }
 
 /** What the owner of a {@link RecognizerProcess} hears from it. */
@@ -72,8 +80,6 @@ export class RecognizerProcess {
   /** Bytes written and not yet in the pipe. */
   #unwritten = 0;
   #drained: { promise: Promise<void>; resolve: () => void } | undefined;
-  /** Whether {@link activity} reads `/proc/<pid>/schedstat` (until it proves missing). */
-  #schedstat = true;
   /** Why it was stopped before it could load, if it was. */
   #startFailure: string | undefined;
   /** Resolves once the process has exited and its output has been read. */
@@ -196,31 +202,20 @@ export class RecognizerProcess {
   }
 
   /**
-   * How long it has run or waited for a core (Linux `/proc`; undefined elsewhere), in
-   * nanoseconds from `/proc/<pid>/schedstat` (time on a core plus time runnable on a run
-   * queue), or, where the kernel keeps no schedstat, its CPU time in clock ticks. It grows
-   * while the recognizer wants a core, whether it gets one or not: one starved by busier work
-   * (it runs at a higher nice value) is not taken for a quiet one. Only its growth means
-   * anything; one process always counts in the same unit.
+   * Its CPU time so far (clock ticks) and whether it wants a core now (runnable, running or
+   * waiting for one), from `/proc/<pid>/stat` (Linux; undefined elsewhere). A recognizer starved
+   * by busier work (it runs at a higher nice value) gains no CPU time for a while but stays
+   * runnable: it is not taken for one that has heard everything and waits for input.
    */
-  activity(): number | undefined {
+  activity(): RecognizerActivity | undefined {
     const pid = this.#pid;
     if (pid === undefined) return undefined;
-    if (this.#schedstat) {
-      try {
-        const [onCore, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
-        return Number(onCore) + Number(waiting);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync(`/proc/${pid}`))
-          return undefined;
-        this.#schedstat = false; // the process is there, its schedstat is not: count ticks
-      }
-    }
     try {
-      // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+      // Fields after the parenthesised command name: the state is the 1st, utime and stime the
+      // 12th and 13th.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(fields[11]) + Number(fields[12]);
+      return { cpu: Number(fields[11]) + Number(fields[12]), runnable: fields[0] === 'R' };
     } catch {
       return undefined;
     }

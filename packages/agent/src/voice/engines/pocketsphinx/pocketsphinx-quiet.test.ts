@@ -11,15 +11,19 @@ function pause(ms: number): Promise<void> {
 }
 
 /**
- * A watch for one final asked for now, on a recognizer active while `busy` is set (its
- * activity grows with the clock), with when the final was given.
+ * A watch for one final asked for now, on a recognizer that uses CPU while `busy` is set (its
+ * CPU time grows with the clock) and is `runnable` or not, with when the final was given.
  */
-function watched(): { watch: QuietWatch; state: { busy: boolean }; given: number[] } {
-  const state = { busy: false };
-  let frozen = 0;
-  const activity = (): number => {
-    if (state.busy) frozen = performance.now();
-    return frozen;
+function watched(): {
+  watch: QuietWatch;
+  state: { busy: boolean; runnable: boolean };
+  given: number[];
+} {
+  const state = { busy: false, runnable: false };
+  let cpu = 0;
+  const activity = () => {
+    if (state.busy) cpu = performance.now();
+    return { cpu, runnable: state.runnable };
   };
   const asked = performance.now();
   const given: number[] = [];
@@ -55,6 +59,16 @@ describe('QuietWatch', () => {
     expect(given).toEqual([]);
     state.busy = false;
     await pause(TIMEOUT_MS * 5);
+    expect(given).toHaveLength(1);
+  });
+
+  it('keeps a final while the recognizer waits for a core, gaining no CPU time', async () => {
+    const { state, given } = watched();
+    state.runnable = true; // starved: runnable, its CPU time standing still
+    await pause(TIMEOUT_MS * 4);
+    expect(given).toEqual([]);
+    state.runnable = false;
+    await pause(TIMEOUT_MS * 4);
     expect(given).toHaveLength(1);
   });
 });

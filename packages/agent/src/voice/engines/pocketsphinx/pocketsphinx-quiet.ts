@@ -8,8 +8,9 @@
  * process's activity (a read of `/proc`) is read once when the timer starts
  * and once each time it expires, however many lines the recognizer prints and
  * however many finals wait. When the timer expires, the recognizer counts as
- * quiet since its last output, or since this expiry if its activity grew
- * (still decoding, or waiting for a core on a busy machine); the finals due by
+ * quiet since its last output, or since this expiry if it is active: its CPU
+ * time grew (still decoding) or it is runnable now (waiting for a core on a busy
+ * machine, where it may gain no CPU time for a while); the finals due by
  * then are handed to `due`, which says when the next one is due. When it both
  * printed and was active since the last read, one read cannot tell which came
  * last: nothing is given, and the timer looks again a short window later.
@@ -18,10 +19,10 @@
 /** The recognizer a {@link QuietWatch} watches. */
 export interface QuietSource {
   /**
-   * A count that grows while the process runs or waits for a core, and stands still while it
-   * waits for input (undefined when unknown).
+   * Its CPU time so far and whether it wants a core now (runnable: running or waiting for one,
+   * not waiting for input); undefined when unknown.
    */
-  activity(): number | undefined;
+  activity(): { cpu: number; runnable: boolean } | undefined;
 }
 
 /**
@@ -39,7 +40,8 @@ export class QuietWatch {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastOutput = Number.NEGATIVE_INFINITY;
   #quietSince = Number.NEGATIVE_INFINITY;
-  #activity: number | undefined;
+  /** Its CPU time at the last read. */
+  #cpu: number | undefined;
   #readAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -65,7 +67,7 @@ export class QuietWatch {
   watch(since: number): void {
     if (this.#timer) return;
     const now = performance.now();
-    this.#activity = this.source.activity();
+    this.#cpu = this.source.activity()?.cpu;
     this.#readAt = now;
     this.#quietSince = Math.max(this.#quietSince, this.#lastOutput);
     this.#arm(Math.max(since, this.#quietSince) + this.timeoutMs, now);
@@ -89,8 +91,9 @@ export class QuietWatch {
     const activity = this.source.activity();
     const printed = this.#lastOutput > this.#readAt;
     const active =
-      activity !== undefined && this.#activity !== undefined && activity > this.#activity;
-    this.#activity = activity;
+      activity !== undefined &&
+      (activity.runnable || (this.#cpu !== undefined && activity.cpu > this.#cpu));
+    this.#cpu = activity?.cpu;
     this.#readAt = now;
     if (printed) this.#quietSince = this.#lastOutput;
     else if (active) this.#quietSince = now;

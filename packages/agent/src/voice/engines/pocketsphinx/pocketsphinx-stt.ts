@@ -73,9 +73,10 @@ export interface PocketsphinxOptions {
    */
   startTimeoutMs?: number;
   /**
-   * The recognizers' CPU priority as a `nice` value (default 10): when the cores are short,
-   * the server's event loop (control replies, paced audio) runs before a recognizer decoding its
-   * backlog. 0 runs them at the server's own priority.
+   * The recognizers' CPU priority as a `nice` value, 0-19 (default `$SCENARO_RECOGNIZER_NICE`,
+   * else 10): when the cores are short, the server's event loop (control replies, paced audio)
+   * runs before a recognizer decoding its backlog. Other work at nice 0 on the host runs first
+   * too; 0 runs them at the server's own priority.
    */
   nice?: number;
   /**
@@ -108,6 +109,18 @@ interface ResolvedOptions {
 
 /** The recognizers' default `nice` value (see {@link PocketsphinxOptions.nice}). */
 export const DEFAULT_RECOGNIZER_NICE = 10;
+
+/** The environment variable that sets the recognizers' default `nice` value. */
+export const RECOGNIZER_NICE_ENV = 'SCENARO_RECOGNIZER_NICE';
+
+/** The recognizers' `nice` value when none is given: `$SCENARO_RECOGNIZER_NICE`, else 10. */
+function defaultNice(): number {
+  const value = process.env[RECOGNIZER_NICE_ENV];
+  if (value === undefined || value === '') return DEFAULT_RECOGNIZER_NICE;
+  if (!/^\d+$/.test(value) || Number(value) > 19)
+    throw new Error(`$${RECOGNIZER_NICE_ENV} must be a nice value from 0 to 19, got '${value}'`);
+  return Number(value);
+}
 
 /**
  * Options every recognizer gets unless `extraArgs` names them (measured with
@@ -263,7 +276,7 @@ export function createPocketsphinxSpeechToText(options: PocketsphinxOptions = {}
     boundaryMarginMs: options.boundaryMarginMs ?? 300,
     finalTimeoutMs: options.finalTimeoutMs ?? 3000,
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
-    nice: options.nice ?? DEFAULT_RECOGNIZER_NICE,
+    nice: options.nice ?? defaultNice(),
     maxRestartsPerMinute: options.maxRestartsPerMinute ?? 3,
     poolSize: options.poolSize ?? 2,
     poolIdleMs: options.poolIdleMs ?? 120_000,
