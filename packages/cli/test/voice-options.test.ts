@@ -283,17 +283,24 @@ describe('scenaro serve voice flags', () => {
   });
 
   it('run the recognizers at nice 10, $SCENARO_RECOGNIZER_NICE or --pocketsphinx-nice', async () => {
-    /** The nice value a recognizer runs at with `args` (it records it, then reads its input). */
+    /**
+     * The nice value a recognizer runs at with `args`: it records it once its first audio came
+     * (its priority is set right after it starts, before any audio is passed on).
+     */
     const niceOf = async (args: string[]): Promise<string | undefined> => {
       const dir = mkdtempSync(join(tmp, 'nice-'));
       const log = join(dir, 'nice.log');
       const binary = join(dir, 'pocketsphinx_continuous');
-      writeFileSync(binary, `#!/bin/sh\necho "$(nice) $*" >> '${log}'\nexec cat > /dev/null\n`);
+      writeFileSync(
+        binary,
+        `#!/bin/sh\nhead -c 2 > /dev/null\necho "$(nice) $*" >> '${log}'\nexec cat > /dev/null\n`,
+      );
       chmodSync(binary, 0o755);
       const setup = await buildVoiceOptions(parse(args), {
         pocketsphinx: { ...installed, binary, poolSize: 0 },
       });
       const session = await setup.voice.stt!.openSession();
+      await session.write(new Uint8Array(320));
       const started = () => readLines(log).find((line) => line.includes('-infile /dev/stdin'));
       await expect.poll(started, { timeout: 10_000 }).toBeDefined();
       await session.close();
