@@ -29,8 +29,8 @@
 //    the whole machine's busy share (other jobs on the machine count there).
 //
 // All along, every 2-4 s, one live pocketsphinx_continuous process started by the server is
-// SIGKILLed: only a process whose parent is the server process and whose name is
-// pocketsphinx_continuous (checked just before the kill). Every 100 ms this process counts the
+// SIGKILLed: only a process whose parent is the server process or its process launcher and whose
+// name is pocketsphinx_continuous (checked just before the kill). Every 100 ms this process counts the
 // server's live recognizers: processes named pocketsphinx_continuous, not zombies, among the
 // server's children and grandchildren (/proc/<pid>/task/*/children; the recognizer is the bash
 // that started it, after its exec; its `cat` is not counted).
@@ -148,8 +148,12 @@ function killOneRecognizer() {
   if (recognizers.length > 0) {
     const pid = pick(recognizers, killRandom);
     const stat = procStat(pid);
-    // Only the server's own recognizer, checked again right before the signal.
-    if (isRecognizer(stat) && stat.ppid === serverPid) {
+    // Only the server's own recognizer (started by it or by its launcher), checked again right
+    // before the signal.
+    if (
+      isRecognizer(stat) &&
+      (stat.ppid === serverPid || procStat(stat.ppid)?.ppid === serverPid)
+    ) {
       try {
         process.kill(pid, 'SIGKILL');
         kills++;

@@ -284,18 +284,23 @@ describe.skipIf(!runs)('voice under hostile audio', () => {
   });
 });
 
-/** Pids of the recognizers this process started (its own children: the pool is off). */
-function recognizerPids(): number[] {
+/** Pids of the processes whose parent is one of `parents` and whose command line matches. */
+function childPids(parents: number[], pattern?: string): number[] {
+  if (parents.length === 0) return [];
+  const args = ['-P', parents.join(','), ...(pattern ? ['-f', pattern] : [])];
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'pocketsphinx_continuous'], {
-      encoding: 'utf8',
-    })
+    return execFileSync('pgrep', args, { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
+}
+
+/** Pids of the recognizers this process had started (by its launcher: the pool is off). */
+function recognizerPids(): number[] {
+  return childPids(childPids([process.pid]), 'pocketsphinx_continuous');
 }
 
 async function waitUntil(

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RecognizerProcess } from './pocketsphinx/pocketsphinx-process.js';
@@ -95,6 +95,12 @@ if (!canDropPrivileges)
     '\n!!! unprivileged autogroup test SKIPPED: needs root, setpriv and autogroups !!!\n',
   );
 
+/** /proc/<pid>/stat's fields after the command's closing parenthesis (state first, then ppid). */
+const statOf = (pid: number): string[] =>
+  readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+const parentOf = (pid: number): number => Number(statOf(pid)[1]);
+const stateOf = (pid: number): string => statOf(pid)[0]!;
+
 /** Child processes this thread owns (each is a `ProcessWrap` among its active resources). */
 const ownProcesses = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap');
 
@@ -168,13 +174,15 @@ describe("the engines' process thread", () => {
   it.skipIf(!existsSync(hostDist) || !canDropPrivileges)(
     "gives each process's group its nice value when the kernel takes one change per 100 ms",
     async () => {
-      // `nobody` must be able to read the module: a copy in a directory anyone may enter.
+      // `nobody` must be able to read the modules: copies in a directory anyone may enter.
       const dir = mkdtempSync(join(tmpdir(), 'process-host-'));
       try {
         chmodSync(dir, 0o755);
+        for (const name of ['process-host.js', 'process-launcher.js']) {
+          copyFileSync(join(dirname(hostDist), name), join(dir, name));
+          chmodSync(join(dir, name), 0o644);
+        }
         const module = join(dir, 'process-host.js');
-        copyFileSync(hostDist, module);
-        chmodSync(module, 0o644);
         const child = spawn('setpriv', [
           '--reuid=65534',
           '--regid=65534',
@@ -206,6 +214,43 @@ describe("the engines' process thread", () => {
       expect({ code, out: out.trim() }).toEqual({ code: 0, out: 'closed SIGTERM' });
     },
   );
+
+  it('has the processes started by a launcher, so this process is never forked', async () => {
+    const { process: child, seen } = run('sleep', ['30']);
+    await until(() => seen.pid !== undefined);
+    const launcher = parentOf(seen.pid!);
+    expect(launcher).not.toBe(process.pid);
+    expect(parentOf(launcher)).toBe(process.pid);
+    child.kill();
+    await seen.exit;
+  });
+
+  it('reads all the output of a process that writes it at once', async () => {
+    // Written before the launcher has handed the pipes over: none of it may be read there.
+    const { seen } = run('sh', ['-c', 'seq 1 20000; seq 1 3000 >&2']);
+    await expect(seen.exit).resolves.toEqual({ code: 0, signal: null });
+    expect(seen.stdout).toHaveLength(20000);
+    expect(seen.stdout.at(-1)).toBe('20000');
+    expect(seen.stderr).toHaveLength(3000);
+  });
+
+  it('says the processes of a launcher that dies are gone, and starts the next with a new one', async () => {
+    const first = run('sh', ['-c', 'sleep 30 & wait']);
+    await until(() => first.seen.pid !== undefined);
+    const launcher = parentOf(first.seen.pid!);
+    process.kill(launcher, 'SIGKILL');
+    await expect(first.seen.exit).resolves.toEqual({ code: null, signal: null });
+    expect(first.seen.errors.join(' ')).toMatch(/process launcher ended \(SIGKILL\)/);
+    // Killed with it, its whole group: nothing of it is left running.
+    await until(() => !existsSync(`/proc/${first.seen.pid}`) || stateOf(first.seen.pid!) === 'Z');
+    const next = run('sh', ['-c', 'read x; echo "got $x"']);
+    await until(() => next.seen.pid !== undefined);
+    expect(parentOf(next.seen.pid!)).not.toBe(launcher);
+    next.process.write(new TextEncoder().encode('again\n'));
+    next.process.end();
+    await expect(next.seen.exit).resolves.toEqual({ code: 0, signal: null });
+    expect(next.seen.stdout).toEqual(['got again']);
+  });
 
   it('starts a recognizer process off this thread, which then owns no process', async () => {
     const recognizer = new RecognizerProcess('sh', ['-c', 'cat > /dev/null']);

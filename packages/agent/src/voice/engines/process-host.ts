@@ -1,25 +1,29 @@
 /**
- * The thread that starts the speech engines' processes (PocketSphinx recognizers, eSpeak NG runs)
- * and owns their pipes. Starting a process blocks the thread that starts it until the child has
- * replaced itself with its program (libuv forks, then waits for the exec), 13-33 ms on a busy
- * machine: too long for a server's event loop, where every other session's requests would wait
- * behind it. So one worker thread per process starts them all, and relays what they say (lines
- * of log, output as lines or bytes, errors, exits) and what they are given (input, acknowledged
- * once written to the pipe so a writer can wait for it; its end; a signal).
+ * The thread that has the speech engines' processes (PocketSphinx recognizers, eSpeak NG runs)
+ * started and owns their pipes. Starting a process blocks the thread that starts it until the
+ * child has replaced itself with its program (libuv forks, then waits for the exec), 13-33 ms on
+ * a busy machine: too long for a server's event loop, where every other session's requests would
+ * wait behind it. And a fork of the server stalls all its threads that touch fresh memory while
+ * it copies the server's page tables, so the processes are started by a small launcher process
+ * (`process-launcher.ts`, itself started once by this thread), which hands their pipes over.
+ * One worker thread per process relays what they say (lines of log, output as lines or bytes,
+ * errors, exits) and what they are given (input, acknowledged once written to the pipe so a
+ * writer can wait for it; its end; a signal). Should the launcher end, the processes it started
+ * are killed and reported gone; the next start starts a new launcher.
  *
  * The worker does not keep Node's event loop alive while no process held by its owner runs (see
  * {@link HostedProcess.hold}). Should the thread end, every process it started is reported gone.
  */
 import { Worker } from 'node:worker_threads';
+import { LAUNCHER_SOURCE } from './process-launcher.js';
 
 // CommonJS, evaluated in the worker. Acknowledgements of writes are gathered per turn of its
 // loop: one message per process however many writes it took.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
-const { setPriority } = require('node:os');
-const { writeFileSync } = require('node:fs');
 const { createInterface } = require('node:readline');
+const LAUNCHER_SOURCE = ${JSON.stringify(LAUNCHER_SOURCE)};
 const children = new Map();
 let acks = new Map();
 const flush = () => {
@@ -32,67 +36,121 @@ const ack = (id, bytes) => {
   acks.set(id, (acks.get(id) || 0) + bytes);
 };
 const post = (id, ev, fields) => parentPort.postMessage({ id, ev, ...fields });
-const failed = (id, error) =>
-  post(id, 'error', { message: String((error && error.message) || error), code: error && error.code });
-// A process in a session of its own has a scheduling group of its own where Linux groups by
-// session (autogroup): the group gets the same share of the cores as the server's, the process's
-// nice value counting only inside it. The group is given the nice value as well. Without
-// CAP_SYS_ADMIN the kernel takes one such change per 100 ms in all (EAGAIN): tried again.
-const groupNice = (child, nice, tries) => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    writeFileSync('/proc/' + child.pid + '/autogroup', String(nice));
-  } catch (error) {
-    if (error && error.code === 'EAGAIN' && tries < 50)
-      setTimeout(() => groupNice(child, nice, tries + 1), 100 + Math.random() * 50).unref();
+const failed = (id, message, code) => post(id, 'error', { message, code });
+// A child is closed once it has exited and its output pipes are read to their end.
+const settle = (child, what) => {
+  if (!child.waiting.delete(what) || child.waiting.size > 0) return;
+  children.delete(child.id);
+  if (child.stdin) child.stdin.destroy();
+  post(child.id, 'close', child.exit);
+};
+const exited = (child, code, signal) => {
+  child.exit = child.exit || { code, signal };
+  settle(child, 'exit');
+};
+// Pipes that will never come (no process, or the launcher gone): writes are let go, and the
+// close waits only for the pipes that came.
+const unpiped = (child) => {
+  for (const [, done] of child.queued) done();
+  child.queued = [];
+  child.unpiped = true;
+  if (!child.stdout) child.waiting.delete('stdout');
+  if (!child.stderr) child.waiting.delete('stderr');
+};
+let launcher;
+const theLauncher = () => {
+  if (launcher) return launcher;
+  const started = spawn(process.execPath, ['-e', LAUNCHER_SOURCE], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const gone = (why) => {
+    if (launcher !== started) return;
+    launcher = undefined;
+    for (const child of [...children.values()]) {
+      failed(child.id, why);
+      if (child.pid !== undefined) {
+        try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      }
+      unpiped(child);
+      exited(child, null, null);
+    }
+  };
+  started.on('error', (error) => gone('the process launcher failed: ' + error.message));
+  started.on('exit', (code, signal) => gone('the process launcher ended (' + (signal || code) + ')'));
+  started.on('message', (message, handle) => {
+    const child = children.get(message.id);
+    if (!child) {
+      if (handle) handle.destroy();
+      return;
+    }
+    if (message.ev === 'spawned') {
+      child.pid = message.pid;
+      if (message.pid === undefined) unpiped(child);
+      post(child.id, 'spawned', { pid: message.pid });
+    } else if (message.ev === 'stdio') {
+      if (handle) piped(child, message.fd, handle);
+      else if (message.fd > 0) settle(child, message.fd === 2 ? 'stderr' : 'stdout');
+    } else if (message.ev === 'error') {
+      failed(child.id, message.message, message.code);
+    } else if (message.ev === 'exit') {
+      exited(child, message.code, message.signal);
+    }
+  });
+  launcher = started;
+  return started;
+};
+const piped = (child, fd, socket) => {
+  if (fd === 0) {
+    child.stdin = socket;
+    socket.on('error', (error) => post(child.id, 'stdin-error', { message: error.message }));
+    for (const [data, done] of child.queued) socket.write(data, done);
+    child.queued = [];
+    if (child.ending) socket.end();
+    return;
+  }
+  socket.on('error', () => {});
+  socket.once('close', () => settle(child, fd === 2 ? 'stderr' : 'stdout'));
+  if (fd === 2) {
+    child.stderr = socket;
+    createInterface({ input: socket }).on('line', (line) => post(child.id, 'stderr', { line }));
+  } else if (child.bytes) {
+    child.stdout = socket;
+    socket.on('data', (chunk) => {
+      const data = new Uint8Array(chunk);
+      parentPort.postMessage({ id: child.id, ev: 'data', data }, [data.buffer]);
+    });
+  } else {
+    child.stdout = socket;
+    createInterface({ input: socket }).on('line', (line) => post(child.id, 'stdout', { line }));
   }
 };
 const start = ({ id, file, args, nice, bytes }) => {
-  let child;
-  try {
-    child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  } catch (error) {
-    failed(id, error);
-    post(id, 'close', { code: null, signal: null });
-    return;
-  }
+  const child = {
+    id, bytes, pid: undefined, stdin: undefined, stdout: undefined, stderr: undefined,
+    queued: [], ending: false, unpiped: false, exit: undefined,
+    waiting: new Set(['exit', 'stdout', 'stderr']),
+  };
   children.set(id, child);
-  post(id, 'spawned', { pid: child.pid });
-  if (nice && child.pid !== undefined) {
-    try { setPriority(child.pid, nice); } catch {}
-    groupNice(child, nice, 0);
-  }
-  child.stdin.on('error', (error) => post(id, 'stdin-error', { message: error.message }));
-  if (bytes) {
-    child.stdout.on('data', (chunk) => {
-      const data = new Uint8Array(chunk);
-      parentPort.postMessage({ id, ev: 'data', data }, [data.buffer]);
-    });
-  } else {
-    createInterface({ input: child.stdout }).on('line', (line) => post(id, 'stdout', { line }));
-  }
-  createInterface({ input: child.stderr }).on('line', (line) => post(id, 'stderr', { line }));
-  child.on('error', (error) => failed(id, error));
-  child.on('close', (code, signal) => {
-    children.delete(id);
-    post(id, 'close', { code, signal });
-  });
+  theLauncher().send({ op: 'start', id, file, args, nice });
 };
 parentPort.on('message', (message) => {
   if (message.op === 'start') return start(message);
   const child = children.get(message.id);
   if (message.op === 'write') {
     const bytes = message.data.byteLength;
-    if (!child || child.stdin.destroyed) return ack(message.id, bytes);
-    child.stdin.write(message.data, () => ack(message.id, bytes));
+    const done = () => ack(message.id, bytes);
+    if (!child || child.unpiped || (child.stdin && child.stdin.destroyed)) return done();
+    if (child.stdin) child.stdin.write(message.data, done);
+    else child.queued.push([message.data, done]);
   } else if (message.op === 'end') {
-    if (child) child.stdin.end();
+    if (!child) return;
+    if (child.stdin) child.stdin.end();
+    else child.ending = true;
   } else if (message.op === 'kill') {
-    if (child && child.pid !== undefined) {
-      try { process.kill(-child.pid, message.signal); } catch {}
-    }
+    if (child && launcher) launcher.send({ op: 'kill', id: message.id, signal: message.signal });
   }
 });
+theLauncher();
 `;
 
 /** What the owner of a {@link HostedProcess} hears of it, in the order it happened. */

@@ -4,9 +4,9 @@
  * is a socket, which `-infile /dev/stdin` cannot open, so bash's process
  * substitution puts a `cat` in between; the recognizer replaces the shell, so
  * its exit is the child's exit. Recognizer and `cat` run in their own process
- * group, killed together. The process is started, and its pipes are owned, by
- * the engines' process thread (`process-host.ts`), never by the thread running the
- * event loop, whose other work would wait out each start.
+ * group, killed together. The process is started by the engines' launcher and
+ * its pipes are owned by their process thread (`process-host.ts`), never by the
+ * thread running the event loop, whose other work would wait out each start.
  *
  * A process can wait unreferenced (it does not keep Node's event loop alive)
  * until a session takes it; it ends by itself when this process's end of its
