@@ -221,6 +221,7 @@ describe("the engines' process thread", () => {
     const launcher = parentOf(seen.pid!);
     expect(launcher).not.toBe(process.pid);
     expect(parentOf(launcher)).toBe(process.pid);
+    expect(readFileSync(`/proc/${launcher}/cmdline`, 'utf8')).toMatch(/^scenaro-launcher/);
     child.kill();
     await seen.exit;
   });

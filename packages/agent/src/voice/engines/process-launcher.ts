@@ -13,13 +13,15 @@
  * to signal (`{op: 'kill', id, signal}`). For each start it answers `spawned` (with the pid, none
  * when it could not start), then sends the process's stdin, stdout and stderr (the three ends of
  * its pipes, as sockets, closed here once sent), `error` if starting failed, and `exit` (code,
- * signal) when it has ended. It exits when its channel closes: its parent is gone.
+ * signal) when it has ended. It exits when its channel closes: its parent is gone. It is named
+ * `scenaro-launcher` in `ps` and `top`.
  *
  * @module
  */
 
 // CommonJS, run with `node -e`.
 export const LAUNCHER_SOURCE = `
+process.title = 'scenaro-launcher';
 const { spawn } = require('node:child_process');
 const { setPriority } = require('node:os');
 const { writeFileSync } = require('node:fs');
