@@ -6,8 +6,9 @@
 // Two payloads: a typical RTVI MessageFrame (a `bot-output` server event, ~200 bytes of JSON)
 // and a 1,920-byte audio frame (20 ms of 48 kHz mono s16le). For each, encode and decode are
 // timed separately (the message encode also with `pooled: true`, as the bot server sends):
-//   ours  encodeFrame(value) / decodeFrame(bytes)   (decode: value mapping + fromBinary; encode:
-//         a MessageFrame is written directly, other frames go through create + toBinary)
+//   ours  encodeFrame(value) / decodeFrame(bytes)   (a MessageFrame and a plain audio frame are
+//         written directly, a plain audio frame is read directly; the rest goes through
+//         create + toBinary, fromBinary + value mapping)
 //   raw   toBinary(FrameSchema, create(FrameSchema, init)) / fromBinary(FrameSchema, bytes)
 // and, for the message, the whole RTVI path:
 //   ours  encodeRtviFrame(envelope) / decodeRtviFrame(bytes)  (JSON + frame + envelope validation)

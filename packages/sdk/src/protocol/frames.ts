@@ -9,7 +9,7 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { FrameSchema } from './generated/frames_pb.js';
 import type { Frame } from './generated/frames_pb.js';
-import { encodeAudioRawFrame, isUint32 } from './audio-frame.js';
+import { encodeAudioRawFrame, isUint32, readPlainAudioFrame } from './audio-frame.js';
 import { encodeMessageFrame } from './message-frame.js';
 import { parseEnvelope } from './rtvi-parse.js';
 import type { EnvelopeParseResult } from './rtvi-parse.js';
@@ -197,6 +197,8 @@ export function decodeFrame(bytes: Uint8Array): PipecatFrame {
   if (!(bytes instanceof Uint8Array)) {
     throw new FrameDecodeError('frame bytes must be a Uint8Array');
   }
+  const audio = readPlainAudioFrame(bytes);
+  if (audio) return audio;
   let frame: Frame;
   try {
     frame = fromBinary(FrameSchema, bytes);
