@@ -135,6 +135,23 @@ describe("the engines' process thread", () => {
     expect(seen.written).toBe(4);
   });
 
+  it('gives a process all the writes of one turn, in order, before its end', async () => {
+    const { process: child, seen } = run('sh', ['-c', 'cat'], { bytes: true });
+    // Its pipes are in the process thread's hands by now (a write there is not queued).
+    child.write(new Uint8Array([0xff]));
+    await until(() => seen.written === 1);
+    const sent: number[] = [0xff];
+    for (let i = 0; i < 1000; i++) {
+      const piece = new Uint8Array(1 + (i % 7)).fill(i & 0xff);
+      sent.push(...piece);
+      child.write(piece);
+    }
+    child.end();
+    await seen.exit;
+    expect(Buffer.concat(seen.data)).toEqual(Buffer.from(sent));
+    expect(seen.written).toBe(sent.length);
+  });
+
   it('signals the process group, and says a process that cannot start is gone', async () => {
     const sleeper = run('sh', ['-c', 'sleep 30 & wait']);
     await until(() => sleeper.seen.pid !== undefined);
