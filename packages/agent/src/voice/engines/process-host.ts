@@ -295,12 +295,12 @@ export class HostedProcess {
 
   /**
    * Give it `data` (copied; `events.written` says when it is in the pipe). What is written in one
-   * turn of the event loop goes to the process thread as one message when the turn's code is done:
-   * a client sending audio faster than real time has hundreds of frames taken in a turn.
+   * turn of the event loop goes to the process thread as one message at the turn's end: a client
+   * sending audio faster than real time has hundreds of frames heard in a turn.
    */
   write(data: Uint8Array): void {
     const bytes = this.#inputBytes + data.byteLength;
-    if (!this.#input) queueMicrotask(this.#post);
+    if (!this.#input) setImmediate(this.#post);
     if (!this.#input || bytes > this.#input.byteLength) {
       const grown = new Uint8Array(Math.max(bytes, 2 * (this.#input?.byteLength ?? 0)));
       if (this.#input) grown.set(this.#input.subarray(0, this.#inputBytes));
