@@ -95,6 +95,9 @@ describe('GET /metrics', () => {
         .toBe(1);
       const after = await scrape(server);
       expect(value(after, 'scenaro_sessions', { state: 'connected' })).toBe(0);
+      // Counts kept between scrapes are neither lost nor counted again by later scrapes.
+      expect(value(after, 'scenaro_frames_received_total', { kind: 'message' })).toBe(7);
+      expect(value(after, 'scenaro_frames_received_total', { kind: 'other' })).toBe(1);
     } finally {
       data.cleanup();
     }

@@ -6,6 +6,7 @@
  * events the session sends, turn outcomes from `turn-complete` pushes.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { LabelValues } from 'prom-client';
 import type { RTVIMessage } from '@scenaro/sdk/protocol';
 
 /** What a voice session reports to the server's metrics. */
@@ -134,6 +135,37 @@ const METRICS = {
   },
 } as const satisfies Record<string, MetricSpec>;
 
+/**
+ * A counter counted on every frame (frames, seconds of audio): the counts are summed in plain
+ * numbers and added to the counter when the metrics are read, so a frame costs a map update,
+ * not prom-client's label hashing (a client flooding audio sends tens of thousands of frames a
+ * second). Its one label's value is given with each count ('' for a counter without labels).
+ */
+class Tally<L extends string = never> {
+  readonly #pending = new Map<string, number>();
+
+  constructor(spec: MetricSpec<L>, registers: Registry[]) {
+    const pending = this.#pending;
+    const [label] = spec.labelNames;
+    new Counter<L>({
+      ...spec,
+      registers,
+      collect() {
+        for (const [value, n] of pending) {
+          if (label === undefined) this.inc(n);
+          else this.inc({ [label]: value } as LabelValues<L>, n);
+        }
+        pending.clear();
+      },
+    });
+  }
+
+  /** Count `n` (1 unless given) under the label value `value`. */
+  add(value: string, n = 1): void {
+    this.#pending.set(value, (this.#pending.get(value) ?? 0) + n);
+  }
+}
+
 let processRegistry: Registry | undefined;
 
 /** Process metrics (CPU, memory, event loop, GC), collected once per process. */
@@ -158,15 +190,15 @@ export class ServerMetrics {
   readonly #refused: Counter<'reason'>;
   readonly #requests: Counter<'type' | 'outcome'>;
   readonly #requestSeconds: Histogram<'type'>;
-  readonly #framesIn: Counter<'kind'>;
-  readonly #framesOut: Counter<'kind'>;
-  readonly #audioIn: Counter;
-  readonly #audioOut: Counter;
+  readonly #framesIn: Tally<'kind'>;
+  readonly #framesOut: Tally<'kind'>;
+  readonly #audioIn: Tally;
+  readonly #audioOut: Tally;
   readonly #ttfb: Record<'stt' | 'llm' | 'tts', Histogram<'processor'>>;
   readonly #turns: Counter<'outcome'>;
   readonly #errors: Counter<'kind'>;
-  readonly #audioShed: Counter;
-  readonly #earlyAudio: Counter;
+  readonly #audioShed: Tally;
+  readonly #earlyAudio: Tally;
 
   constructor(source: MetricsSource) {
     const registers = [this.registry];
@@ -195,10 +227,10 @@ export class ServerMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#framesIn = counter(METRICS.framesIn);
-    this.#framesOut = counter(METRICS.framesOut);
-    this.#audioIn = counter(METRICS.audioIn);
-    this.#audioOut = counter(METRICS.audioOut);
+    this.#framesIn = new Tally(METRICS.framesIn, registers);
+    this.#framesOut = new Tally(METRICS.framesOut, registers);
+    this.#audioIn = new Tally(METRICS.audioIn, registers);
+    this.#audioOut = new Tally(METRICS.audioOut, registers);
     const ttfb = (stage: string, what: string) =>
       new Histogram({
         name: `scenaro_${stage}_ttfb_seconds`,
@@ -214,8 +246,8 @@ export class ServerMetrics {
     };
     this.#turns = counter(METRICS.turns);
     this.#errors = counter(METRICS.errors);
-    this.#audioShed = counter(METRICS.audioShed);
-    this.#earlyAudio = counter(METRICS.earlyAudio);
+    this.#audioShed = new Tally(METRICS.audioShed, registers);
+    this.#earlyAudio = new Tally(METRICS.earlyAudio, registers);
     if (source.voiceSessions) {
       const voiceSessions = source.voiceSessions;
       new Gauge({
@@ -257,11 +289,11 @@ export class ServerMetrics {
     kind: FrameKind,
     audio?: { audio: Uint8Array; sampleRate: number; numChannels: number },
   ): void {
-    this.#framesIn.inc({ kind });
+    this.#framesIn.add(kind);
     if (!audio) return;
     // Counted as declared: a frame that declares no channels or no rate counts as no audio.
     const seconds = audio.audio.byteLength / 2 / audio.sampleRate / audio.numChannels;
-    if (Number.isFinite(seconds) && seconds > 0) this.#audioIn.inc(seconds);
+    if (Number.isFinite(seconds) && seconds > 0) this.#audioIn.add('', seconds);
   }
 
   /**
@@ -270,15 +302,15 @@ export class ServerMetrics {
    */
   voice(event: VoiceEvent, amount = 1): void {
     if (event === 'audio_shed_seconds') {
-      if (Number.isFinite(amount) && amount > 0) this.#audioShed.inc(amount);
-    } else if (event === 'early_audio') this.#earlyAudio.inc();
+      if (Number.isFinite(amount) && amount > 0) this.#audioShed.add('', amount);
+    } else if (event === 'early_audio') this.#earlyAudio.add('');
     else this.error(event);
   }
 
   /** A mono PCM16 frame of speech was sent. */
   audioSent(bytes: number, sampleRate: number): void {
-    this.#framesOut.inc({ kind: 'audio' });
-    if (sampleRate > 0) this.#audioOut.inc(bytes / 2 / sampleRate);
+    this.#framesOut.add('audio');
+    if (sampleRate > 0) this.#audioOut.add('', bytes / 2 / sampleRate);
   }
 
   /** `session` was sent request `id` of `type` (a control message, `client-ready`): time it. */
@@ -294,7 +326,7 @@ export class ServerMetrics {
 
   /** `session` (if any) sent `message` to its client. */
   messageSent(session: object | undefined, message: RTVIMessage): void {
-    this.#framesOut.inc({ kind: 'message' });
+    this.#framesOut.add('message');
     const { type, id } = message;
     if (type === 'error') this.error('error_event');
     else if (type === 'metrics') this.#observeTtfb(message.data);
