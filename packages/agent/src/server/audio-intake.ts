@@ -154,11 +154,11 @@ export class AudioIntake {
   /** Drop the oldest queued pieces until the queue is within its bounds again. */
   #shed(): void {
     let dropped = 0;
-    const kept: Piece[] = [];
+    let kept: Piece[] | undefined;
     while (this.#full() && this.#head < this.#queue.length) {
       const piece = this.#queue[this.#head++]!;
       if (typeof piece.frame === 'function') {
-        kept.push(piece);
+        (kept ??= []).push(piece);
         continue;
       }
       this.#bytes -= piece.bytes;
@@ -166,7 +166,7 @@ export class AudioIntake {
       dropped += piece.ms;
     }
     // Steps are kept, ahead of the audio left.
-    this.#queue.splice(this.#head, 0, ...kept);
+    if (kept) this.#queue.splice(this.#head, 0, ...kept);
     this.#compact();
     if (dropped > 0) this.#sink.shed(dropped);
   }
