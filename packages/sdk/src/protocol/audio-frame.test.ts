@@ -6,26 +6,7 @@ import { encodeAudioRawFrame, readPlainAudioFrame } from './audio-frame.js';
 import { FrameSchema } from './generated/frames_pb.js';
 import { FrameDecodeError, decodeFrame } from './index.js';
 import type { AudioFrameValue } from './index.js';
-
-// The wire-format rules, written out here to build frames the encoders never write (fields
-// repeated, out of order, unknown, over-long varints).
-function varint(n: bigint | number): number[] {
-  let v = BigInt(n);
-  const out: number[] = [];
-  do {
-    let byte = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v > 0n) byte |= 0x80;
-    out.push(byte);
-  } while (v > 0n);
-  return out;
-}
-const ld = (field: number, bytes: ArrayLike<number>) => [
-  (field << 3) | 2,
-  ...varint(bytes.length),
-  ...Array.from(bytes),
-];
-const vi = (field: number, n: bigint | number) => [field << 3, ...varint(n)];
+import { ld, vi } from '../test-support/protobuf-wire.js';
 
 /** What the library makes of `bytes`: an audio frame as `decodeFrame` gives it, 'other', or 'throws'. */
 function libraryValue(bytes: Uint8Array): AudioFrameValue | 'other' | 'throws' {
@@ -65,7 +46,7 @@ const field: fc.Arbitrary<number[]> = fc.oneof(
   fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }).map((pts) => vi(6, pts)),
   fc.integer({ min: 7, max: 40 }).map((unknown) => vi(unknown, 1)),
   // A rate written as a ten-byte varint, as a negative int32 would be.
-  fc.constant([4 << 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
+  fc.constant<number[]>([4 << 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
 );
 
 /** A frame around some of those fields: in field order (most are), or as they came. */
@@ -75,8 +56,8 @@ const audioFrameBytes: fc.Arbitrary<Uint8Array> = fc
     ordered: fc.boolean(),
     // Now and then another field of the Frame after the audio.
     after: fc.oneof(
-      { weight: 7, arbitrary: fc.constant([]) },
-      { weight: 1, arbitrary: fc.constantFrom([0x28, 0x01], [0x22, 0x00], [0x12, 0x00]) },
+      { weight: 7, arbitrary: fc.constant<number[]>([]) },
+      { weight: 1, arbitrary: fc.constantFrom<number[]>([0x28, 0x01], [0x22, 0x00], [0x12, 0x00]) },
     ),
   })
   .map(({ fields, ordered, after }) => {

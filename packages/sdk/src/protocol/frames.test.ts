@@ -13,28 +13,11 @@ import type { PipecatFrame } from './index.js';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { FrameSchema } from './generated/frames_pb.js';
 import { encodeMessageFrame } from './message-frame.js';
+import { ld, varint, vi } from '../test-support/protobuf-wire.js';
 
-// An independent reference encoder for the few protobuf shapes of frames.proto,
-// written from the wire-format rules (varint, length-delimited), to check the
-// library-backed codec byte for byte.
-function varint(n: bigint | number): number[] {
-  let v = BigInt(n);
-  const out: number[] = [];
-  do {
-    let byte = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v > 0n) byte |= 0x80;
-    out.push(byte);
-  } while (v > 0n);
-  return out;
-}
+// An independent reference encoder for the few protobuf shapes of frames.proto (the wire-format
+// rules in test-support), to check the library-backed codec byte for byte.
 const utf8 = (s: string) => [...new TextEncoder().encode(s)];
-const ld = (field: number, bytes: number[]) => [
-  (field << 3) | 2,
-  ...varint(bytes.length),
-  ...bytes,
-];
-const vi = (field: number, n: bigint | number) => [(field << 3) | 0, ...varint(n)];
 
 describe('frame codec byte layout', () => {
   it('encodes a MessageFrame as 0x22 len 0x0a len utf8-json', () => {
